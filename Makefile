@@ -1,0 +1,42 @@
+# Set-up is part of every target: the virtualenv is created and the pinned
+# dependencies installed whenever the lock file is newer than the last install.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 8000
+export PORT
+
+.PHONY: run test lint typecheck spec unit lock clean
+
+$(STAMP): requirements/dev.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock
+	touch $@
+
+run: $(STAMP)
+	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
+
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check service tests
+	$(BIN)/ruff format --check service tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2
+
+# Regenerate openapi.yaml from the schemas (a test fails while it differs).
+spec: $(STAMP)
+	$(BIN)/python -m service.api.spec > openapi.yaml
+
+# Re-pin the dependencies from pyproject.toml (needs the package registry).
+lock: $(STAMP)
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements/runtime.lock pyproject.toml
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.lock pyproject.toml
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,30 @@
+"""French Tarot rules service.
+
+:mod:`service.rules` is the rules core, a pure library; :mod:`service.api` is the HTTP
+layer; :func:`create_app` builds the Flask application that gunicorn serves through
+:mod:`service.wsgi`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+MAX_BODY_BYTES = 64 * 1024
+"""Largest request body accepted. A complete three-player deal is about 2 KB of JSON; 64 KiB
+leaves room for any legitimate request, whitespace included, and refuses floods early."""
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the application; ``config`` overrides Flask settings (tests use it)."""
+    from .api import init_app
+    from .api.jsonio import OrjsonProvider
+
+    app = Flask(__name__)
+    app.json = OrjsonProvider(app)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config.update(config or {})
+    init_app(app)
+    return app

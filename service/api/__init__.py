@@ -1,0 +1,57 @@
+"""The HTTP layer: marshmallow schemas and thin views over :mod:`service.rules`."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+from . import ops, problems, tricks
+from .fields import CARD_COMPONENTS, card_reference
+from .responses import ProblemSchema
+
+API_DESCRIPTION = """\
+Checks French Tarot play against the official FFT rules (with the variants of
+`rules.md` §11 as opt-in flags) for 3, 4 and 5 players.
+
+Cards travel as their canonical codes: `KS`, `10H`, `NC` (knight of clubs), `1D` (ace of
+diamonds), `1T`…`21T`, `EX`. Seats are numbered 0…n−1 in playing order. Lists of cards in
+answers are in canonical deck order (spades ace→king, hearts, diamonds, clubs, trumps
+1→21, Excuse).
+
+A rule verdict about a well-formed request (an illegal card, a faulty deal) is a 200 answer
+with machine-readable codes. A request that is not well formed is a 4xx
+`application/problem+json` answer whose `errors` locate each fault with a JSON pointer.
+"""
+
+
+class TarotApi(Api):
+    """flask-smorest's Api with problem documents as the documented error bodies."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _register_responses(self) -> None:
+        # Error responses are declared per operation (responses.documented_errors).
+        pass
+
+    def _register_pagination_header(self) -> None:
+        # No operation pages its answers.
+        pass
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("API_TITLE", "French Tarot rules service")
+    app.config.setdefault("API_VERSION", "1.0.0")
+    app.config.setdefault("OPENAPI_VERSION", "3.1.0")
+    app.config.setdefault("OPENAPI_URL_PREFIX", "/")
+    app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
+    app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
+    api = TarotApi(app)
+    for name, component in CARD_COMPONENTS.items():
+        api.spec.components.schema(name, component)
+    api.ma_plugin.converter.add_attribute_function(card_reference)
+    app.extensions["tarot_api"] = api
+    api.register_blueprint(ops.blp)
+    api.register_blueprint(tricks.blp)
+    app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
+    problems.register(app)

@@ -1,0 +1,121 @@
+"""Schema pieces shared by every operation: the rule flags, card lists, seat checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+
+from service.rules.cards import CARD_CODES, Card
+from service.rules.table import PLAYER_COUNTS
+from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
+
+from .fields import CalledCardField, CardField, StrictBoolean, StrictInteger, StrictString
+from .problems import Coded
+
+
+class StrictSchema(Schema):
+    """Unknown fields are refused: a misspelt flag must not pass silently."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def players_field() -> StrictInteger:
+    return StrictInteger(
+        required=True,
+        validate=validate.OneOf(PLAYER_COUNTS),
+        metadata={"description": "Number of players at the table: 3, 4 or 5."},
+    )
+
+
+def card_list(description: str, **kwargs: Any) -> fields.List[Any]:
+    return fields.List(CardField(), metadata={"uniqueItems": True, "description": description}, **kwargs)
+
+
+def called_card_field(description: str) -> CalledCardField:
+    return CalledCardField(allow_none=True, load_default=None, metadata={"description": description})
+
+
+class RulesSchema(StrictSchema):
+    """Rule variants (rules.md §11). Every flag defaults to the FFT rule."""
+
+    excuse_last_trick = StrictString(
+        load_default=ExcuseLastTrick.CHANGES_SIDE.value,
+        validate=validate.OneOf([v.value for v in ExcuseLastTrick]),
+        metadata={
+            "description": "An Excuse played to the last trick outside the chelem case: "
+            "`changes_side` (FFT) or goes to the `trick_winner`'s side."
+        },
+    )
+    first_lead = StrictString(
+        load_default=FirstLead.AFTER_DEALER.value,
+        validate=validate.OneOf([v.value for v in FirstLead]),
+        metadata={"description": "Who leads the first trick: the seat `after_dealer` (FFT) or `after_taker`."},
+    )
+    excuse_chelem_requires_announce = StrictBoolean(
+        load_default=False,
+        metadata={"description": "The Excuse wins the last trick only for an announced chelem."},
+    )
+    petit_sec_ignores_excuse = StrictBoolean(
+        load_default=False,
+        metadata={"description": "The Petit alone among trumps is sec even with the Excuse in hand."},
+    )
+    pousse_alias = StrictBoolean(
+        load_default=False, metadata={"description": "Accept `pousse` as another name for `garde`."}
+    )
+    called_suit_lead_ban = StrictBoolean(
+        load_default=True,
+        metadata={"description": "Five players: the opening lead may not be in the called card's suit."},
+    )
+
+    @post_load
+    def make_rules(self, data: dict[str, Any], **kwargs: Any) -> Rules:
+        return Rules(
+            excuse_last_trick=ExcuseLastTrick(data["excuse_last_trick"]),
+            first_lead=FirstLead(data["first_lead"]),
+            excuse_chelem_requires_announce=data["excuse_chelem_requires_announce"],
+            petit_sec_ignores_excuse=data["petit_sec_ignores_excuse"],
+            pousse_alias=data["pousse_alias"],
+            called_suit_lead_ban=data["called_suit_lead_ban"],
+        )
+
+
+def rules_field() -> fields.Nested:
+    return fields.Nested(
+        RulesSchema, load_default=Rules, metadata={"description": "Rule variants; omit for the FFT rules."}
+    )
+
+
+class Errors:
+    """Collects located faults found across fields, then raises them together."""
+
+    def __init__(self) -> None:
+        self.messages: dict[str | int, Any] = {}
+
+    def add(self, path: Sequence[str | int], code: str, message: str) -> None:
+        # Nested dicts all the way down; a fault about the node itself goes under
+        # "_schema", as marshmallow does, so a list can carry both kinds.
+        node = self.messages
+        for key in path:
+            node = node.setdefault(key, {})
+        node.setdefault("_schema", []).append(Coded(code, message))
+
+    def duplicates(self, name: str, cards: Sequence[Card], seen: set[Card] | None = None) -> set[Card]:
+        """Flag every card of ``cards`` already seen (in this list or in ``seen``)."""
+        seen = set() if seen is None else seen
+        for index, card in enumerate(cards):
+            if card in seen:
+                self.add((name, index), "duplicate_card", f"{CARD_CODES[card]} appears more than once.")
+            seen.add(card)
+        return seen
+
+    def raise_any(self) -> None:
+        if self.messages:
+            raise ValidationError(self.messages)
+
+
+def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, players: int) -> None:
+    if seat is not None and not 0 <= seat < players:
+        errors.add(path, "seat_out_of_range", f"Seats run from 0 to {players - 1} at {players} players.")

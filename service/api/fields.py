@@ -1,0 +1,121 @@
+"""Marshmallow fields for the wire vocabulary: cards, seats, strict JSON scalars.
+
+Each field parses with one dictionary or type check and documents itself in the
+OpenAPI spec (enums of codes), so the schemas stay the single source of the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from service.rules.cards import CARD_CODES, RANK_OF, Card, format_card, parse_card
+
+from .problems import Coded
+
+
+class CardField(fields.Field[Card]):
+    """A card as its canonical wire code (rules.md §1), loaded to the core's int.
+
+    In the spec it is a reference to the ``Card`` component (the 78 codes).
+    """
+
+    component = "Card"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
+        if not isinstance(value, str):
+            raise ValidationError(Coded("type", "A card is a string code such as KS, 10H, 1T or EX."))
+        try:
+            return parse_card(value)
+        except KeyError:
+            raise ValidationError(Coded("unknown_card", f"Unknown card code {value[:12]!r}.")) from None
+
+    def _serialize(self, value: Card | None, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else format_card(value)
+
+
+class CalledCardField(CardField):
+    """A card a taker may call: a king, queen, knight or jack (rules.md §5)."""
+
+    component = "CalledCard"
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
+        card = super()._deserialize(value, attr, data, **kwargs)
+        if card not in CALLABLE:
+            raise ValidationError(Coded("not_callable", "Only a king, queen, knight or jack can be called."))
+        return card
+
+
+CALLABLE: frozenset[Card] = frozenset(c for c in range(56) if RANK_OF[c] > 10)
+"""Kings, queens, knights and jacks of the four suits."""
+
+CARD_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Card": {
+        "type": "string",
+        "enum": list(CARD_CODES),
+        "description": "A card code (rules.md §1): rank then suit for suit cards (ranks 1–10, J, N, Q, K; "
+        "suits S, H, D, C), number then T for trumps, EX for the Excuse.",
+    },
+    "CalledCard": {
+        "type": "string",
+        "enum": [CARD_CODES[c] for c in sorted(CALLABLE)],
+        "description": "A king, queen, knight or jack: the cards a taker may call at five players.",
+    },
+}
+
+
+def card_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: card fields are references to the card components."""
+    if not isinstance(field, CardField):
+        return {}
+    ref = {"$ref": f"#/components/schemas/{field.component}"}
+    return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer: no strings, floats or booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
+        return value
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean: ``true`` or ``false`` only."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class StrictString(fields.String):
+    """A JSON string, never coerced from another type."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class HalfPoints(fields.Number[float]):
+    """Card points on the wire (0–91, in steps of 0.5), loaded as int half points."""
+
+    num_type = float
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        doubled = value * 2
+        if doubled != int(doubled):
+            raise ValidationError(Coded("half_point_grid", "Card points come in steps of 0.5."))
+        return int(doubled)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else value / 2

@@ -1,0 +1,41 @@
+"""Operational endpoints: liveness, readiness and the spec as YAML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app
+
+from .common import StrictSchema
+from .fields import StrictString
+from .parsing import Blueprint
+
+blp = Blueprint("ops", __name__, description="Health of the service and its contract.")
+
+
+class HealthSchema(StrictSchema):
+    status = StrictString(required=True, metadata={"description": "`ok`, or `draining` while shutting down."})
+
+
+@blp.route("/livez", methods=["GET"])
+@blp.response(200, HealthSchema)
+def livez() -> dict[str, Any]:
+    """Liveness: the process answers requests."""
+    return {"status": "ok"}
+
+
+@blp.route("/readyz", methods=["GET"])
+@blp.response(200, HealthSchema)
+@blp.alt_response(503, schema=HealthSchema, description="Draining: take this instance out of rotation.")
+def readyz() -> Any:
+    """Readiness: the instance takes traffic (503 once it has begun to shut down)."""
+    if current_app.config.get("DRAINING"):
+        return {"status": "draining"}, 503
+    return {"status": "ok"}
+
+
+def openapi_yaml() -> Response:
+    """The OpenAPI document, as committed in openapi.yaml."""
+    from .spec import spec_yaml
+
+    return Response(spec_yaml(current_app), mimetype="application/yaml")

@@ -1,0 +1,60 @@
+"""The error responses every JSON operation documents, all problem documents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from .problems import PROBLEM_MIMETYPE
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FieldErrorSchema(Schema):
+    pointer = fields.String(
+        required=True,
+        metadata={"description": "JSON pointer (RFC 6901) into the request body; empty for the whole body."},
+    )
+    code = fields.String(
+        required=True, metadata={"description": "Machine code, e.g. `unknown_card`, `duplicate_card`."}
+    )
+    message = fields.String(required=True)
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, with the located faults in `errors`."""
+
+    type = fields.String(required=True, metadata={"description": "Problem type: a relative URI under /problems/."})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    instance = fields.String(metadata={"description": "The request path."})
+    errors = fields.List(fields.Nested(FieldErrorSchema), required=True)
+
+
+_BODY_ERRORS = {
+    400: "The body is not JSON: malformed, empty, not UTF-8, nested too deeply, with duplicate keys, "
+    "NaN or Infinity, or numbers out of range.",
+    413: "The body is larger than the service accepts.",
+    415: "The content type is not application/json.",
+    422: "Well-formed JSON that is not a valid request. Besides what this schema states, the service "
+    "refuses what a schema cannot express: a card listed twice across fields, a card both in the "
+    "hand and in the trick, more cards than the table size allows, a seat beyond the number of "
+    "players, a field that does not apply at this number of players. Each fault has a pointer.",
+}
+
+
+def documented_errors(blp: Blueprint) -> Callable[[F], F]:
+    """Declare on ``blp`` the problem responses of an operation that reads a JSON body."""
+
+    def decorate(view: F) -> F:
+        for status, description in _BODY_ERRORS.items():
+            view = blp.alt_response(
+                status, schema=ProblemSchema, description=description, content_type=PROBLEM_MIMETYPE
+            )(view)
+        return view
+
+    return decorate

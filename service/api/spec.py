@@ -1,0 +1,29 @@
+"""The OpenAPI document, generated from the marshmallow schemas."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import yaml
+from flask import Flask
+from flask_smorest import Api
+
+
+def spec_dict(app: Flask) -> dict[str, Any]:
+    api: Api = app.extensions["tarot_api"]
+    return api.spec.to_dict()  # type: ignore[no-any-return]
+
+
+@cache
+def spec_yaml(app: Flask) -> str:
+    """The spec as YAML: exactly what `openapi.yaml` at the top of the repository holds."""
+    return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True, width=100)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from service import create_app
+
+    sys.stdout.write(spec_yaml(create_app()))

@@ -1,0 +1,176 @@
+"""The trick operations: legal cards (rules.md §5, §6) and the trick winner (§7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import validate, validates_schema
+
+from service.rules.cards import Suit, cards_of, is_trump, mask_of
+from service.rules.play import LegalReason, led_suit, legal_cards, trick_winner
+from service.rules.table import TABLES
+
+from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
+from .fields import CardField, StrictBoolean, StrictInteger, StrictString
+from .parsing import Blueprint
+from .responses import documented_errors
+
+blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
+
+SUIT_LETTERS = [s.code for s in Suit]
+
+
+class LegalCardsRequest(StrictSchema):
+    players = players_field()
+    hand = card_list(
+        "The cards of the seat to play (1 to a full hand), any order.",
+        required=True,
+        validate=validate.Length(min=1, max=24),
+    )
+    trick = card_list(
+        "Cards already in the current trick, in play order (at most players − 1).",
+        load_default=list,
+        validate=validate.Length(max=4),
+    )
+    first_trick = StrictBoolean(
+        load_default=False, metadata={"description": "Whether this is the deal's first trick (five-player lead ban)."}
+    )
+    called_card = called_card_field(
+        "Five players: the called card. Needed for the first trick's lead ban (rules.md §5); "
+        "refused at three and four players."
+    )
+    rules = rules_field()
+
+    @validates_schema
+    def check_position(self, data: dict[str, Any], **kwargs: Any) -> None:
+        players, hand, trick = data["players"], data["hand"], data["trick"]
+        table = TABLES[players]
+        errors = Errors()
+        if len(hand) > table.hand_size:
+            errors.add(
+                ("hand",), "hand_too_large", f"A hand holds at most {table.hand_size} cards at {players} players."
+            )
+        if len(trick) >= players:
+            errors.add(("trick",), "trick_full", f"A trick at {players} players is full after {players} cards.")
+        in_hand = errors.duplicates("hand", hand)
+        errors.duplicates("trick", trick)
+        for index, card in enumerate(trick):
+            if card in in_hand:
+                errors.add(
+                    ("trick", index), "card_in_hand_and_trick", "This card is both in the hand and in the trick."
+                )
+        called = data["called_card"]
+        if called is not None and players != 5:
+            errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
+        if called is None and players == 5 and data["first_trick"] and data["rules"].called_suit_lead_ban:
+            errors.add(("called_card",), "required", "The first trick at five players needs the called card.")
+        errors.raise_any()
+
+
+class LegalCardsResponse(StrictSchema):
+    legal = card_list("The legal cards, in canonical deck order.", required=True)
+    reason = StrictString(
+        required=True,
+        validate=validate.OneOf([r.value for r in LegalReason]),
+        metadata={"description": "Which rule decided: " + ", ".join(f"`{r.value}`" for r in LegalReason) + "."},
+    )
+    message = StrictString(required=True, metadata={"description": "The same, for people."})
+
+
+_REASON_MESSAGES = {
+    LegalReason.LEAD: "No suit is led yet: any card may be played.",
+    LegalReason.CALLED_SUIT_BAN: "The opening lead may not be in the called suit, except the called card itself.",
+    LegalReason.FOLLOW: "Follow the led suit with any card of it, or play the Excuse.",
+    LegalReason.TRUMP: "Void in the led suit: play a trump, or the Excuse.",
+    LegalReason.OVERTRUMP: "Play a trump higher than the highest in the trick, even over a partner, or the Excuse.",
+    LegalReason.UNDERTRUMP: "No trump high enough: play any trump, or the Excuse.",
+    LegalReason.DISCARD: "Neither the led suit nor a trump: any card may be played.",
+}
+
+
+@blp.route("/legal-cards", methods=["POST"])
+@blp.arguments(LegalCardsRequest)
+@blp.response(200, LegalCardsResponse)
+@documented_errors(blp)
+def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
+    """The legal cards of a hand, given the trick so far.
+
+    Applies rules.md §6 (follow suit, trump, overtrump even over a partner, undertrump, the
+    Excuse always playable) and, on the deal's first trick at five players, the called-suit
+    lead ban of §5.
+    """
+    banned = req["called_card"] if req["first_trick"] and req["rules"].called_suit_lead_ban else None
+    result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
+    return {"legal": cards_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
+
+
+class WinnerRequest(StrictSchema):
+    players = players_field()
+    leader = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=4),
+        metadata={"description": "Seat that led the trick (seats in playing order)."},
+    )
+    cards = card_list(
+        "The cards of the trick in play order: 1 to `players` cards.",
+        required=True,
+        validate=validate.Length(min=1, max=5),
+    )
+
+    @validates_schema
+    def check_trick(self, data: dict[str, Any], **kwargs: Any) -> None:
+        players = data["players"]
+        errors = Errors()
+        if data["leader"] >= players:
+            errors.add(("leader",), "seat_out_of_range", f"Seats run from 0 to {players - 1} at {players} players.")
+        if len(data["cards"]) > players:
+            errors.add(("cards",), "trick_too_long", f"A trick at {players} players holds {players} cards.")
+        errors.duplicates("cards", data["cards"])
+        errors.raise_any()
+
+
+class WinnerResponse(StrictSchema):
+    winner = StrictInteger(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Seat winning so far; null while only the Excuse is played."},
+    )
+    winner_index = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "Index of that card in `cards`."}
+    )
+    winning_card = CardField(required=True, allow_none=True)
+    led_suit = StrictString(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(SUIT_LETTERS),
+        metadata={
+            "enum": [*SUIT_LETTERS, None],
+            "description": "S, H, D, C or T (trumps); null when only the Excuse is played.",
+        },
+    )
+    trumped = StrictBoolean(required=True, metadata={"description": "A trump is in the trick, so a trump wins it."})
+    complete = StrictBoolean(required=True, metadata={"description": "Every player has played to the trick."})
+
+
+@blp.route("/winner", methods=["POST"])
+@blp.arguments(WinnerRequest)
+@blp.response(200, WinnerResponse)
+@documented_errors(blp)
+def post_winner(req: dict[str, Any]) -> dict[str, Any]:
+    """Who wins a trick, or is winning it so far.
+
+    The highest trump wins; with no trump, the highest card of the led suit (rules.md §7).
+    The Excuse never wins here: its one exception, the last trick of a chelem, depends on the
+    whole deal and is applied by `POST /v1/deals/evaluate`.
+    """
+    cards, players = req["cards"], req["players"]
+    index = trick_winner(cards)
+    suit = led_suit(cards)
+    return {
+        "winner": None if index is None else (req["leader"] + index) % players,
+        "winner_index": index,
+        "winning_card": None if index is None else cards[index],
+        "led_suit": None if suit is None else suit.code,
+        "trumped": any(is_trump(c) for c in cards),
+        "complete": len(cards) == players,
+    }

@@ -1,0 +1,134 @@
+"""Card play: the led suit, the legal cards and the winner of a trick (rules.md §6, §7).
+
+Functions here take the hand as a :data:`~service.rules.cards.CardMask` and the trick as
+the cards already played, in play order. They know nothing of seats or sides: the deal
+evaluation (:mod:`service.rules.deal`) maps trick indexes to seats and applies the
+last-trick chelem exception of §7, which no single trick can decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    RANK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    TRUMPS,
+    TRUMPS_ABOVE,
+    Card,
+    CardMask,
+    Suit,
+)
+
+
+class LegalReason(StrEnum):
+    """Which rule of §6 decided the legal cards (machine-readable)."""
+
+    LEAD = "lead"
+    """No led suit yet (leading, or only the Excuse played): any card."""
+    CALLED_SUIT_BAN = "called_suit_ban"
+    """Opening lead at five players: not the called card's suit, unless the called card (§5)."""
+    FOLLOW = "follow"
+    """Holds the led plain suit: any card of it (fournir)."""
+    TRUMP = "trump"
+    """Void in the led suit, no trump in the trick yet: any trump (couper)."""
+    OVERTRUMP = "overtrump"
+    """Must beat the highest trump in the trick, even over a partner (surcouper)."""
+    UNDERTRUMP = "undertrump"
+    """Holds trumps but none high enough: any trump (pisser / sous-couper)."""
+    DISCARD = "discard"
+    """Neither the led suit nor a trump: any card (se défausser)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """The legal cards of a hand and the rule that decided them."""
+
+    cards: CardMask
+    reason: LegalReason
+
+
+def led_suit(trick: Sequence[Card]) -> Suit | None:
+    """The suit of the first card that is not the Excuse; ``None`` before there is one."""
+    for card in trick:
+        if card != EXCUSE:
+            return SUIT_OF[card]
+    return None
+
+
+def highest_trump(trick: Sequence[Card]) -> Card | None:
+    """The highest trump in the trick (cards are ints in rank order), or ``None``."""
+    best: Card | None = None
+    for card in trick:
+        if SUIT_OF[card] is Suit.TRUMPS and (best is None or card > best):
+            best = card
+    return best
+
+
+def legal_cards(hand: CardMask, trick: Sequence[Card], *, banned_lead: Card | None = None) -> Legal:
+    """The cards of ``hand`` that may be played to ``trick`` (§6).
+
+    ``banned_lead`` is the called card when the five-player opening-lead ban of §5 applies
+    (first trick of the deal, ban not switched off); the caller decides that. The ban binds
+    whoever sets the suit, so after an Excuse lead it binds the second player. It lifts when
+    the player holds nothing but the called suit; the Excuse counts as something else, since
+    it may always be played (our reading of "holds nothing else").
+    """
+    excuse = hand & EXCUSE_BIT
+    suit = led_suit(trick)
+    if suit is None:
+        if banned_lead is not None:
+            called_suit = SUIT_OF[banned_lead]
+            assert called_suit is not None
+            allowed = hand & ~SUIT_MASKS[called_suit]
+            allowed |= hand & (1 << banned_lead)
+            if allowed and allowed != hand:
+                return Legal(allowed, LegalReason.CALLED_SUIT_BAN)
+        return Legal(hand, LegalReason.LEAD)
+    if suit is not Suit.TRUMPS:
+        following = hand & SUIT_MASKS[suit]
+        if following:
+            return Legal(following | excuse, LegalReason.FOLLOW)
+    trumps = hand & TRUMPS
+    if not trumps:
+        return Legal(hand, LegalReason.DISCARD)
+    top = highest_trump(trick)
+    if top is None:
+        return Legal(trumps | excuse, LegalReason.TRUMP)
+    higher = trumps & TRUMPS_ABOVE[top]
+    if higher:
+        return Legal(higher | excuse, LegalReason.OVERTRUMP)
+    return Legal(trumps | excuse, LegalReason.UNDERTRUMP)
+
+
+def trick_winner(trick: Sequence[Card]) -> int | None:
+    """The index in ``trick`` of the card winning it so far (§7), ``None`` if there is none.
+
+    The highest trump wins; with no trump, the highest card of the led suit. The Excuse
+    never wins here, so a trick holding only the Excuse has no winner yet. The last-trick
+    chelem exception is the deal's business (:func:`service.rules.deal.evaluate_deal`).
+    """
+    best = -1
+    best_trump = False
+    best_rank = -1
+    suit: Suit | None = None
+    for index, card in enumerate(trick):
+        card_suit = SUIT_OF[card]
+        if card_suit is None:
+            continue
+        if card_suit is Suit.TRUMPS:
+            if not best_trump or RANK_OF[card] > best_rank:
+                best, best_trump, best_rank = index, True, RANK_OF[card]
+        elif suit is None:
+            suit = card_suit
+            best, best_rank = index, RANK_OF[card]
+        elif not best_trump and card_suit is suit and RANK_OF[card] > best_rank:
+            best, best_rank = index, RANK_OF[card]
+        if suit is None:
+            suit = card_suit
+    return None if best < 0 else best

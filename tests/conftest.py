@@ -1,0 +1,33 @@
+"""Shared fixtures: the app, its test client, the golden data files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden(name: str) -> list[dict[str, Any]]:
+    """Rows of a golden JSON-lines file (deals and positions cross-checked by other engines)."""
+    with (GOLDEN / name).open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def app() -> Flask:
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as c:
+        yield c

@@ -1,0 +1,108 @@
+"""Malformed requests: every one is a 4xx problem document, never a 5xx."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from service import MAX_BODY_BYTES
+
+PATH = "/v1/tricks/legal-cards"
+
+
+def problem(r: object) -> dict[str, object]:
+    assert r.mimetype == "application/problem+json"  # type: ignore[attr-defined]
+    body = r.get_json()  # type: ignore[attr-defined]
+    assert {"type", "title", "status", "detail", "errors"} <= set(body)
+    assert body["status"] == r.status_code  # type: ignore[attr-defined]
+    return body  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"{",
+        b'{"players": 4,',
+        b"",
+        b"   ",
+        b"[" * 1000 + b"]" * 1000,
+        b"[" * 60_000,
+        b'{"a":' * 10_000 + b"1" + b"}" * 10_000,
+        b'{"players": NaN, "hand": ["KS"]}',
+        b'{"players": Infinity, "hand": ["KS"]}',
+        b'{"players": 4, "players": 4, "hand": ["KS"]}',
+        b'{"players": 1e999, "hand": ["KS"]}',
+        b'{"players": ' + b"9" * 5000 + b', "hand": ["KS"]}',
+        b'{"players": 4, "hand": ["\xff\xfe"]}',
+        b"\xef\xbb\xbf{}",
+        b"null garbage",
+    ],
+    ids=lambda d: d[:20].decode("utf-8", "replace"),
+)
+def test_malformed_json_is_400(client: FlaskClient, data: bytes) -> None:
+    r = client.post(PATH, data=data, content_type="application/json")
+    assert r.status_code == 400
+    assert problem(r)["errors"]
+
+
+@pytest.mark.parametrize("data", [b"[]", b"null", b"4", b'"KS"', b"true"])
+def test_json_that_is_not_an_object_is_422(client: FlaskClient, data: bytes) -> None:
+    r = client.post(PATH, data=data, content_type="application/json")
+    assert r.status_code == 422
+    assert problem(r)["errors"] == [{"pointer": "", "code": "type", "message": "Invalid input type."}]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None, "application/xml"])
+def test_not_json_is_415(client: FlaskClient, content_type: str | None) -> None:
+    r = client.post(PATH, data=b'{"players": 4, "hand": ["KS"]}', content_type=content_type)
+    assert r.status_code == 415
+    problem(r)
+
+
+def test_body_over_the_limit_is_413(client: FlaskClient) -> None:
+    body = b'{"players": 4, "hand": ["KS"], "x": "' + b"a" * MAX_BODY_BYTES + b'"}'
+    r = client.post(PATH, data=body, content_type="application/json")
+    assert r.status_code == 413
+    problem(r)
+
+
+def test_body_just_under_the_limit_is_read(client: FlaskClient) -> None:
+    head = b'{"players": 4, "hand": ["KS"]}'
+    body = head + b" " * (MAX_BODY_BYTES - len(head))
+    r = client.post(PATH, data=body, content_type="application/json")
+    assert r.status_code == 200
+
+
+def test_unknown_path_is_404(client: FlaskClient) -> None:
+    r = client.get("/v1/nothing")
+    assert r.status_code == 404
+    problem(r)
+
+
+def test_wrong_method_is_405_with_allow(client: FlaskClient) -> None:
+    r = client.get(PATH)
+    assert r.status_code == 405
+    assert "POST" in r.headers["Allow"]
+    problem(r)
+
+
+def test_a_failure_inside_a_view_is_a_500_problem_without_trace(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service.api import tricks
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(tricks, "legal_cards", boom)
+    r = client.post(PATH, json={"players": 4, "hand": ["KS"]})
+    assert r.status_code == 500
+    assert b"secret" not in r.data and b"Traceback" not in r.data
+    problem(r)
+
+
+def test_ops_endpoints(client: FlaskClient) -> None:
+    assert client.get("/livez").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json() == {"status": "ok"}
+    assert client.get("/openapi.json").status_code == 200
+    assert client.get("/openapi.yaml").mimetype == "application/yaml"

@@ -1,0 +1,65 @@
+"""Hypothesis properties of §6 and §7 on arbitrary hands and tricks."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, mask_of
+from service.rules.play import led_suit, legal_cards, trick_winner
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> tuple[int, list[int], int | None]:
+    players = draw(st.sampled_from([3, 4, 5]))
+    deck = draw(st.permutations(range(78)))
+    trick_len = draw(st.integers(0, players - 1))
+    hand_len = draw(st.integers(1, 24))
+    trick = list(deck[:trick_len])
+    hand = mask_of(deck[trick_len : trick_len + hand_len])
+    banned = draw(st.none() | st.sampled_from([c for c in range(56) if RANK_OF[c] > 10]))
+    return hand, trick, banned
+
+
+@given(positions())
+def test_legal_set_is_a_non_empty_subset_of_the_hand(pos: tuple[int, list[int], int | None]) -> None:
+    hand, trick, banned = pos
+    result = legal_cards(hand, trick, banned_lead=banned)
+    assert result.cards
+    assert result.cards & ~hand == 0
+
+
+@given(positions())
+def test_the_excuse_is_always_legal(pos: tuple[int, list[int], int | None]) -> None:
+    hand, trick, _ = pos
+    if hand & EXCUSE_BIT:
+        assert legal_cards(hand, trick).cards & EXCUSE_BIT
+
+
+@given(positions())
+def test_following_suit_is_forced_when_possible(pos: tuple[int, list[int], int | None]) -> None:
+    hand, trick, _ = pos
+    suit = led_suit(trick)
+    result = legal_cards(hand, trick).cards & ~EXCUSE_BIT
+    if suit is not None and hand & SUIT_MASKS[suit]:
+        assert result & ~SUIT_MASKS[suit] == 0
+    elif suit is not None and hand & TRUMPS:
+        assert result & ~TRUMPS == 0
+
+
+@given(st.integers(1, 5).flatmap(lambda n: st.permutations(range(78)).map(lambda d: list(d[:n]))))
+def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> None:
+    index = trick_winner(trick)
+    real = [c for c in trick if c != EXCUSE]
+    if not real:
+        assert index is None
+        return
+    assert index is not None
+    winner = trick[index]
+    assert winner != EXCUSE, "the Excuse never wins a trick here"
+    trumps = [c for c in real if SUIT_OF[c] is Suit.TRUMPS]
+    if trumps:
+        assert winner == max(trumps)
+    else:
+        suit = led_suit(trick)
+        assert winner == max(c for c in real if SUIT_OF[c] is suit)
