@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from . import ops, problems, tricks
+from . import ops, problems, scoring, tricks
 from .fields import CARD_COMPONENTS, card_reference
 from .responses import ProblemSchema
 
@@ -53,5 +53,6 @@ def init_app(app: Flask) -> None:
     app.extensions["tarot_api"] = api
     api.register_blueprint(ops.blp)
     api.register_blueprint(tricks.blp)
+    api.register_blueprint(scoring.blp)
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     problems.register(app)

@@ -119,3 +119,8 @@ class Errors:
 def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, players: int) -> None:
     if seat is not None and not 0 <= seat < players:
         errors.add(path, "seat_out_of_range", f"Seats run from 0 to {players - 1} at {players} players.")
+
+
+def fail(code: str, message: str) -> bool:
+    """Raise a coded validation error (for one-line validators)."""
+    raise ValidationError(Coded(code, message))

@@ -1,0 +1,207 @@
+"""The scoring operation: the marks of a deal from its summary (rules.md §9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, validate, validates_schema
+
+from service.rules.scoring import (
+    TOTAL_HALF,
+    Contract,
+    PoigneeSize,
+    Score,
+    Side,
+    Summary,
+    points_bounds_half,
+    score,
+)
+
+from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
+from .fields import HalfPoints, StrictBoolean, StrictInteger, StrictString
+from .parsing import Blueprint
+from .responses import documented_errors
+
+blp = Blueprint("deals", __name__, url_prefix="/v1/deals", description="Whole deals: scoring and evaluation.")
+
+SIDES = [s.value for s in Side]
+CONTRACT_NAMES = [c.value for c in Contract]
+
+
+def contract_field() -> StrictString:
+    return StrictString(
+        required=True,
+        validate=validate.OneOf([*CONTRACT_NAMES, "pousse"]),
+        metadata={
+            "description": "prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. "
+            "`pousse` (another name for garde) only with `rules.pousse_alias`."
+        },
+    )
+
+
+def parse_contract(name: str, pousse_alias: bool, errors: Errors, path: tuple[str | int, ...]) -> Contract | None:
+    """The contract named on the wire; a fault (and ``None``) for `pousse` without the alias."""
+    if name == "pousse":
+        if pousse_alias:
+            return Contract.GARDE
+        errors.add(path, "pousse_not_enabled", "`pousse` is not an FFT contract; set rules.pousse_alias to accept it.")
+        return None
+    return Contract(name)
+
+
+def side_field(description: str) -> StrictString:
+    return StrictString(
+        allow_none=True,
+        load_default=None,
+        validate=validate.OneOf(SIDES),
+        metadata={"enum": [*SIDES, None], "description": description},
+    )
+
+
+class PoigneeShownSchema(StrictSchema):
+    side = StrictString(required=True, validate=validate.OneOf(SIDES), metadata={"description": "Side that showed it."})
+    size = StrictString(
+        required=True,
+        validate=validate.OneOf([p.value for p in PoigneeSize]),
+        metadata={"description": "simple 20, double 30, triple 40 (never multiplied)."},
+    )
+
+
+class ChelemSchema(StrictSchema):
+    announced = StrictBoolean(load_default=False, metadata={"description": "The taker announced a chelem."})
+    made_by = side_field("The side that took every trick, or null.")
+
+
+class ScoreRequest(StrictSchema):
+    players = players_field()
+    contract = contract_field()
+    taker = StrictInteger(
+        required=True, validate=validate.Range(min=0, max=4), metadata={"description": "Taker's seat."}
+    )
+    partner = StrictInteger(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Range(min=0, max=4),
+        metadata={"description": "Five players: the partner's seat; null or the taker's seat when playing alone."},
+    )
+    points = HalfPoints(
+        required=True,
+        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", "Card points run from 0 to 91."),
+        metadata={
+            "minimum": 0,
+            "maximum": 91,
+            "multipleOf": 0.5,
+            "description": "The taker's side's card points after the Excuse settlement: 0–91 in steps of 0.5.",
+        },
+    )
+    oudlers = StrictInteger(
+        required=True,
+        validate=validate.Range(min=0, max=3),
+        metadata={"description": "Oudlers the taker's side holds."},
+    )
+    petit_au_bout = side_field("The side that took the Petit au bout, or null.")
+    poignees = fields.List(
+        fields.Nested(PoigneeShownSchema),
+        load_default=list,
+        validate=validate.Length(max=5),
+        metadata={"description": "Every poignée shown, by either side."},
+    )
+    chelem = fields.Nested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})
+    rules = rules_field()
+
+    @validates_schema
+    def check_summary(self, data: dict[str, Any], **kwargs: Any) -> None:
+        players = data["players"]
+        errors = Errors()
+        seat_error(errors, ("taker",), data["taker"], players)
+        if data["partner"] is not None:
+            if players != 5:
+                errors.add(("partner",), "partner_not_allowed", "Only a five-player taker has a partner.")
+            else:
+                seat_error(errors, ("partner",), data["partner"], players)
+        parse_contract(data["contract"], data["rules"].pousse_alias, errors, ("contract",))
+        low, high = points_bounds_half(data["oudlers"])
+        if not low <= data["points"] <= high:
+            errors.add(
+                ("points",),
+                "points_oudlers_mismatch",
+                f"With {data['oudlers']} oudler(s) the taker's side holds between {low / 2} and {high / 2} points.",
+            )
+        shown = [PoigneeSize(p["size"]).trumps(players) for p in data["poignees"]]
+        if len(shown) > players or sum(shown) > 22:
+            errors.add(
+                ("poignees",),
+                "too_many_trumps_shown",
+                f"These poignées show {sum(shown)} trumps; the deck has 21 trumps and the Excuse.",
+            )
+        errors.raise_any()
+
+
+def summary_of(req: dict[str, Any]) -> Summary:
+    errors = Errors()
+    contract = parse_contract(req["contract"], req["rules"].pousse_alias, errors, ("contract",))
+    assert contract is not None  # refused at validation otherwise
+    return Summary(
+        players=req["players"],
+        contract=contract,
+        taker=req["taker"],
+        partner=req["partner"],
+        points_half=req["points"],
+        oudlers=req["oudlers"],
+        petit_au_bout=None if req["petit_au_bout"] is None else Side(req["petit_au_bout"]),
+        poignees=tuple((Side(p["side"]), PoigneeSize(p["size"])) for p in req["poignees"]),
+        chelem_announced=req["chelem"]["announced"],
+        chelem_made_by=None if req["chelem"]["made_by"] is None else Side(req["chelem"]["made_by"]),
+    )
+
+
+class ScoreResponse(StrictSchema):
+    won = StrictBoolean(required=True, metadata={"description": "The taker's side made its contract."})
+    threshold = fields.Float(required=True, metadata={"description": "Points needed: 56, 51, 41 or 36."})
+    margin = StrictInteger(required=True, metadata={"description": "Points over or under, after the half-point rule."})
+    multiplier = StrictInteger(required=True)
+    contract_points = StrictInteger(required=True, metadata={"description": "s·(25 + margin)·M."})
+    petit_au_bout = StrictInteger(required=True, metadata={"description": "p·10·M."})
+    poignees = StrictInteger(required=True, metadata={"description": "s·P, the poignées to the winning side."})
+    chelem = StrictInteger(required=True, metadata={"description": "C, from the taker's side."})
+    per_defender = StrictInteger(
+        required=True, metadata={"description": "D, the sum of the four terms; each defender's mark is −D."}
+    )
+    scores = fields.List(StrictInteger(), required=True, metadata={"description": "Every seat's mark; they sum to 0."})
+    explanation = fields.List(StrictString(), required=True, metadata={"description": "The computation, for people."})
+
+
+def dump_score(result: Score) -> dict[str, Any]:
+    return {
+        "won": result.won,
+        "threshold": result.threshold_half / 2,
+        "margin": result.margin,
+        "multiplier": result.multiplier,
+        "contract_points": result.contract_points,
+        "petit_au_bout": result.petit_au_bout,
+        "poignees": result.poignees,
+        "chelem": result.chelem,
+        "per_defender": result.per_defender,
+        "scores": list(result.scores),
+        "explanation": list(result.explanation),
+    }
+
+
+@blp.route("/score", methods=["POST"])
+@blp.arguments(ScoreRequest)
+@blp.response(200, ScoreResponse)
+@documented_errors(blp)
+def post_score(req: dict[str, Any]) -> dict[str, Any]:
+    """The marks of every seat from a deal's summary (rules.md §9).
+
+    `D = s·(25 + margin)·M + p·10·M + s·P + C` per defender; each defender −D, the taker
+    2D (3 players), 3D (4), or at five 2D with the partner D, or 4D alone.
+
+    Refused as impossible (422): points off the half-point grid or outside 0–91, oudlers
+    outside 0–3, points that the oudlers rule out (each oudler is worth 4.5, the Excuse at
+    least 4 after its exchange, so `k` oudlers mean at least 4.5k − 0.5 points and leave the
+    other side at least 4.5(3 − k) − 0.5), a partner below five players, a seat out of range,
+    poignées showing more than the 22 trumps and Excuse. Unlikely but possible summaries (a
+    chelem with few card points in a garde contre) are scored.
+    """
+    return dump_score(score(summary_of(req)))

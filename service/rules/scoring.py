@@ -1,0 +1,215 @@
+"""Counting and scoring a deal (rules.md §9), from its summary.
+
+Amounts are computed per defender, as ``D``, positive when the taker's side gains:
+
+    D = s·(25 + margin)·M + p·10·M + s·P + C
+
+and turned into marks: each defender −D; the taker 2D at three players, 3D at four; at five
+the taker 2D and the partner D, or the taker 4D alone. Card points are handled in half
+points throughout, so nothing is rounded before the half-point rule applies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from .table import TABLES
+
+
+class Contract(StrEnum):
+    """The four FFT contracts, lowest to highest (rules.md §3)."""
+
+    PRISE = "prise"
+    """La prise (petite): ×1."""
+    GARDE = "garde"
+    """La garde: ×2."""
+    GARDE_SANS = "garde_sans"
+    """Garde sans le chien: ×4; the unseen dog counts for the taker."""
+    GARDE_CONTRE = "garde_contre"
+    """Garde contre le chien: ×6; the unseen dog counts for the defence."""
+
+    @property
+    def multiplier(self) -> int:
+        return MULTIPLIERS[self]
+
+    @property
+    def rank(self) -> int:
+        return list(Contract).index(self)
+
+    @property
+    def dog_to_taker(self) -> bool:
+        """Prise and garde: the dog is shown, taken into the hand, and a discard (écart) made."""
+        return self in (Contract.PRISE, Contract.GARDE)
+
+
+MULTIPLIERS: Final = {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
+
+THRESHOLDS_HALF: Final = (112, 102, 82, 72)
+"""Half points the taker's side needs with 0, 1, 2, 3 oudlers: 56, 51, 41, 36."""
+
+TOTAL_HALF: Final = 182
+"""The deck's 91 points, in half points."""
+
+
+class Side(StrEnum):
+    ATTACK = "attack"
+    """The taker (preneur) and, at five players, the partner."""
+    DEFENCE = "defence"
+
+    @property
+    def other(self) -> Side:
+        return Side.DEFENCE if self is Side.ATTACK else Side.ATTACK
+
+
+class PoigneeSize(StrEnum):
+    """Poignée tiers (handful of trumps shown) and their bonus, never multiplied."""
+
+    SIMPLE = "simple"
+    DOUBLE = "double"
+    TRIPLE = "triple"
+
+    @property
+    def bonus(self) -> int:
+        return {PoigneeSize.SIMPLE: 20, PoigneeSize.DOUBLE: 30, PoigneeSize.TRIPLE: 40}[self]
+
+    def trumps(self, players: int) -> int:
+        """How many trumps this tier shows at ``players`` players."""
+        return TABLES[players].poignee_sizes[list(PoigneeSize).index(self)]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What scoring needs to know of a deal."""
+
+    players: int
+    contract: Contract
+    taker: int
+    partner: int | None
+    """Five players: the partner's seat; ``None`` (or the taker) when the taker plays alone."""
+    points_half: int
+    """The taker's side's card points after the Excuse settlement, in half points."""
+    oudlers: int
+    petit_au_bout: Side | None = None
+    poignees: tuple[tuple[Side, PoigneeSize], ...] = ()
+    """Each poignée shown: the side that showed it and its tier."""
+    chelem_announced: bool = False
+    chelem_made_by: Side | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The score of a deal: each term of ``D`` and every seat's mark."""
+
+    won: bool
+    threshold_half: int
+    margin: int
+    """Points over or under the threshold, after the half-point rule."""
+    multiplier: int
+    contract_points: int
+    """s·(25 + margin)·M."""
+    petit_au_bout: int
+    """p·10·M."""
+    poignees: int
+    """s·P: the poignées go to the side that wins the deal."""
+    chelem: int
+    """C, from the taker's side."""
+    per_defender: int
+    """D: what each defender pays (negative: receives)."""
+    scores: tuple[int, ...]
+    """Every seat's mark; they sum to zero."""
+    explanation: tuple[str, ...]
+
+
+def threshold_half(oudlers: int) -> int:
+    """Half points the taker's side needs with ``oudlers`` oudlers."""
+    return THRESHOLDS_HALF[oudlers]
+
+
+def margin_of(points_half: int, need_half: int) -> int:
+    """``ceil(|points − threshold|)``: a leftover half point goes to the winning side."""
+    return math.ceil(abs(points_half - need_half) / 2)
+
+
+def chelem_term(announced: bool, made_by: Side | None) -> int:
+    """C of §9, from the taker's side."""
+    if made_by is Side.ATTACK:
+        return 400 if announced else 200
+    term = -200 if announced else 0
+    if made_by is Side.DEFENCE:
+        term -= 200
+    return term
+
+
+def marks(players: int, taker: int, partner: int | None, per_defender: int) -> tuple[int, ...]:
+    """Every seat's mark for a per-defender amount ``D`` (rules.md §9)."""
+    alone = partner is None or partner == taker
+    out = [-per_defender] * players
+    if players == 5 and not alone:
+        assert partner is not None
+        out[taker] = 2 * per_defender
+        out[partner] = per_defender
+    else:
+        out[taker] = (players - 1) * per_defender
+    return tuple(out)
+
+
+def _pts(half: int) -> str:
+    return f"{half // 2}" if half % 2 == 0 else f"{half / 2:.1f}"
+
+
+def score(summary: Summary) -> Score:
+    """Score a deal from its summary (rules.md §9)."""
+    s = summary
+    m = s.contract.multiplier
+    need = threshold_half(s.oudlers)
+    won = s.points_half >= need
+    sign = 1 if won else -1
+    margin = margin_of(s.points_half, need)
+    contract_points = sign * (25 + margin) * m
+    pab_sign = 0 if s.petit_au_bout is None else (1 if s.petit_au_bout is Side.ATTACK else -1)
+    petit = pab_sign * 10 * m
+    shown = sum(size.bonus for _, size in s.poignees)
+    poignees = sign * shown
+    chelem = chelem_term(s.chelem_announced, s.chelem_made_by)
+    d = contract_points + petit + poignees + chelem
+    seats = marks(s.players, s.taker, s.partner, d)
+
+    lines = [
+        f"{s.contract.value}: {_pts(s.points_half)} points with {s.oudlers} oudler(s), "
+        f"{_pts(need)} needed: {'won' if won else 'lost'} by {margin}.",
+        f"Contract: {'+' if won else '−'}(25 + {margin}) × {m} = {contract_points:+d}.",
+    ]
+    if s.petit_au_bout is not None:
+        lines.append(f"Petit au bout to the {s.petit_au_bout.value}: 10 × {m} = {petit:+d}.")
+    for side, size in s.poignees:
+        lines.append(
+            f"Poignée {size.value} shown by the {side.value}: {size.bonus} to the side that wins the deal "
+            f"({'attack' if won else 'defence'})."
+        )
+    if chelem:
+        lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {chelem:+d}.")
+    lines.append(f"Per defender: {d:+d}; marks by seat: {', '.join(f'{v:+d}' for v in seats)}.")
+    return Score(won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, tuple(lines))
+
+
+def _chelem_words(announced: bool, made_by: Side | None) -> str:
+    if made_by is Side.ATTACK:
+        return "announced and made" if announced else "made without announcement"
+    if made_by is Side.DEFENCE:
+        return "announced, and made by the defence" if announced else "made by the defence"
+    return "announced and failed"
+
+
+def points_bounds_half(oudlers: int) -> tuple[int, int]:
+    """The card points (half points) the taker's side can end with, holding ``oudlers``.
+
+    Each oudler is worth 4.5; the Excuse may be worth 4 to a side that paid its half-point
+    exchange (§8). So the side holds at least 4.5·k − 0.5 and leaves the other side at least
+    4.5·(3 − k) − 0.5.
+    """
+    low = max(0, 9 * oudlers - 1)
+    high = TOTAL_HALF - max(0, 9 * (3 - oudlers) - 1)
+    return low, high

@@ -1,0 +1,230 @@
+"""rules.md §9 (counting and scoring) and the FFT worked examples of §10."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service.rules.scoring import (
+    Contract,
+    PoigneeSize,
+    Side,
+    Summary,
+    margin_of,
+    points_bounds_half,
+    score,
+    threshold_half,
+)
+
+from .conftest import golden
+
+A, D = Side.ATTACK, Side.DEFENCE
+SIMPLE = PoigneeSize.SIMPLE
+
+
+def half(points: float) -> int:
+    return int(points * 2)
+
+
+# §10, the FFT's own examples at four players: (case, summary, defender's mark, taker's mark).
+FFT_EXAMPLES = [
+    (
+        "garde 49 with 2 oudlers, taker's poignée and Petit au bout",
+        Summary(4, Contract.GARDE, 0, None, half(49), 2, A, ((A, SIMPLE),)),
+        -106,
+        318,
+    ),
+    (
+        "garde sans won by 4, Petit au bout by the defence",
+        Summary(4, Contract.GARDE_SANS, 0, None, half(55), 1, D),
+        -76,
+        228,
+    ),
+    (
+        "prise lost by 7, taker's poignée and Petit au bout",
+        Summary(4, Contract.PRISE, 0, None, half(44), 1, A, ((A, SIMPLE),)),
+        42,
+        -126,
+    ),
+    (
+        "garde won by 11, a defender's poignée",
+        Summary(4, Contract.GARDE, 0, None, half(62), 1, None, ((D, SIMPLE),)),
+        -92,
+        276,
+    ),
+    (
+        "garde, announced chelem made, the defence kept its Excuse: 87 points",
+        Summary(4, Contract.GARDE, 0, None, half(87), 2, A, ((A, SIMPLE),), True, A),
+        -582,
+        1746,
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "summary", "defender", "taker"), FFT_EXAMPLES, ids=[e[0] for e in FFT_EXAMPLES])
+def test_10_fft_worked_examples(case: str, summary: Summary, defender: int, taker: int) -> None:
+    result = score(summary)
+    assert result.scores[0] == taker
+    assert result.scores[1:] == (defender,) * 3
+
+
+def test_9_thresholds_by_oudlers() -> None:
+    assert [threshold_half(k) / 2 for k in range(4)] == [56, 51, 41, 36]
+
+
+@pytest.mark.parametrize(
+    ("points", "oudlers", "won", "margin"),
+    [
+        (40.5, 2, False, 1),
+        (41.5, 2, True, 1),
+        (41, 2, True, 0),
+        (55.5, 0, False, 1),
+        (56.5, 0, True, 1),
+        (50.5, 1, False, 1),
+        (36, 3, True, 0),
+        (0, 0, False, 56),
+        (91, 3, True, 55),
+    ],
+)
+def test_9_half_point_goes_to_the_winning_side(points: float, oudlers: int, won: bool, margin: int) -> None:
+    need = threshold_half(oudlers)
+    assert (half(points) >= need, margin_of(half(points), need)) == (won, margin)
+
+
+OWN_CASES = [
+    # (case, summary, marks)
+    ("3p garde won by 0.5 → 1", Summary(3, Contract.GARDE, 1, None, half(41.5), 2), (-52, 104, -52)),
+    ("3p garde lost by 0.5 → 1", Summary(3, Contract.GARDE, 2, None, half(40.5), 2), (52, 52, -104)),
+    (
+        "3p prise lost, taker's poignée goes to the defence",
+        Summary(3, Contract.PRISE, 0, None, half(50), 1, None, ((A, SIMPLE),)),
+        (-92, 46, 46),
+    ),
+    (
+        "3p garde contre, Petit au bout to defence",
+        Summary(3, Contract.GARDE_CONTRE, 0, None, half(60), 1, D),
+        (288, -144, -144),
+    ),
+    ("5p garde with a partner", Summary(5, Contract.GARDE, 0, 3, half(52), 2), (2 * 72, -72, -72, 72, -72)),
+    (
+        "5p prise lost with a partner: 2:1 split",
+        Summary(5, Contract.PRISE, 4, 1, half(30.5), 1),
+        (46, -46, 46, 46, -92),
+    ),
+    (
+        "5p alone (called himself): 4D",
+        Summary(5, Contract.GARDE_SANS, 2, 2, half(60), 1),
+        (-136, -136, 544, -136, -136),
+    ),
+    (
+        "5p alone (called card in the dog): 4D",
+        Summary(5, Contract.PRISE, 2, None, half(36), 3),
+        (-25, -25, 100, -25, -25),
+    ),
+    (
+        "defence chelem, not announced",
+        Summary(4, Contract.PRISE, 1, None, half(7), 1, None, (), False, D),
+        (269, -807, 269, 269),
+    ),
+    (
+        "announced chelem that turns into a defence chelem: both terms",
+        Summary(4, Contract.PRISE, 0, None, half(5), 0, None, (), True, D),
+        (-3 * 476, 476, 476, 476),
+    ),
+    (
+        "announced chelem failed, contract won",
+        Summary(3, Contract.GARDE, 2, None, half(82), 2, None, (), True, None),
+        (68, 68, -136),
+    ),
+    (
+        "several poignées add up",
+        Summary(4, Contract.GARDE, 0, None, half(60), 1, None, ((A, SIMPLE), (D, PoigneeSize.DOUBLE))),
+        (354, -118, -118, -118),
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "summary", "marks"), OWN_CASES, ids=[c[0] for c in OWN_CASES])
+def test_9_marks(case: str, summary: Summary, marks: tuple[int, ...]) -> None:
+    assert score(summary).scores == marks
+
+
+def _golden_summary(deal: dict[str, Any]) -> tuple[Summary, dict[str, Any]]:
+    exp = deal["expected"]
+    n, taker, partner = deal["players"], deal["taker"], exp["partner"]
+    attack = {taker} | ({partner} if partner is not None else set())
+    winners = set(exp["trick_winners"])
+    made_by = A if winners <= attack else D if not winners & attack else None
+    b = exp["breakdown"]
+    pab = {1: A, -1: D, 0: None}[b["petit_au_bout"]]
+    poignees = [
+        (A, PoigneeSize(s)) for s in {20: ["simple"], 30: ["double"], 40: ["triple"]}.get(b["poignee_bonus"], [])
+    ]
+    summary = Summary(
+        n, Contract(deal["contract"]), taker, partner, half(exp["attack_points"]), exp["attack_oudlers"], pab,
+        tuple(poignees), deal["chelem_announced"], made_by,
+    )  # fmt: skip
+    return summary, exp
+
+
+@pytest.mark.parametrize("deal", golden("deals.jsonl"), ids=lambda d: d["id"])
+def test_9_golden_deal_scores(deal: dict[str, Any]) -> None:
+    summary, exp = _golden_summary(deal)
+    result = score(summary)
+    b = exp["breakdown"]
+    assert (result.won, result.margin, result.multiplier, result.chelem) == (
+        b["contract_won"], b["margin"], b["multiplier"], b["chelem_bonus"],
+    )  # fmt: skip
+    assert result.per_defender == b["per_defender"]
+    assert list(result.scores) == exp["scores"]
+
+
+summaries = st.builds(
+    lambda players, contract, taker, partner, oudlers, points, pab, poignees, announced, made_by: Summary(
+        players, contract, taker % players, (partner % players) if players == 5 and partner is not None else None,
+        points, oudlers, pab, tuple(poignees), announced, made_by,
+    ),
+    st.sampled_from([3, 4, 5]), st.sampled_from(list(Contract)), st.integers(0, 4), st.none() | st.integers(0, 4),
+    st.integers(0, 3), st.integers(0, 182), st.none() | st.sampled_from(list(Side)),
+    st.lists(st.tuples(st.sampled_from(list(Side)), st.sampled_from(list(PoigneeSize))), max_size=2),
+    st.booleans(), st.none() | st.sampled_from(list(Side)),
+)  # fmt: skip
+
+
+@given(summaries)
+def test_9_marks_sum_to_zero(summary: Summary) -> None:
+    assert sum(score(summary).scores) == 0
+
+
+@given(summaries)
+def test_9_a_won_contract_costs_the_defence_unless_a_defence_bonus_outweighs(summary: Summary) -> None:
+    result = score(summary)
+    if result.won and result.petit_au_bout >= 0 and result.chelem >= 0:
+        assert result.per_defender > 0
+        defenders = [m for seat, m in enumerate(result.scores) if seat not in {summary.taker, summary.partner}]
+        assert all(m < 0 for m in defenders)
+
+
+@given(summaries)
+def test_9_the_multiplier_scales_only_the_contract_and_the_petit(summary: Summary) -> None:
+    base = score(Summary(**{**_fields(summary), "contract": Contract.PRISE}))
+    result = score(summary)
+    m = summary.contract.multiplier
+    assert result.contract_points == m * base.contract_points
+    assert result.petit_au_bout == m * base.petit_au_bout
+    assert (result.poignees, result.chelem) == (base.poignees, base.chelem)
+    assert result.per_defender == result.contract_points + result.petit_au_bout + result.poignees + result.chelem
+
+
+def _fields(summary: Summary) -> dict[str, Any]:
+    return {name: getattr(summary, name) for name in Summary.__slots__}
+
+
+@pytest.mark.parametrize("oudlers", range(4))
+def test_9_points_bounds(oudlers: int) -> None:
+    low, high = points_bounds_half(oudlers)
+    assert low == max(0, 9 * oudlers - 1)
+    assert high == 182 - max(0, 9 * (3 - oudlers) - 1)
