@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
+from . import evaluate as _evaluate  # noqa: F401  (adds POST /v1/deals/evaluate to scoring.blp)
 from . import ops, problems, scoring, tricks
 from .fields import CARD_COMPONENTS, card_reference
 from .responses import ProblemSchema

@@ -1,0 +1,294 @@
+"""The deal evaluation operation (rules.md §2–§9): POST /v1/deals/evaluate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, validate, validates_schema
+
+from service.rules.cards import CardMask, cards_of
+from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
+from service.rules.scoring import Contract, PoigneeSize, Side
+
+from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
+from .fields import CardField, StrictBoolean, StrictInteger, StrictString
+from .responses import documented_errors
+from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, dump_score, parse_contract
+
+BIDS = ["pass", *CONTRACT_NAMES, "pousse"]
+
+
+def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
+    # No uniqueItems here: a card dealt or played twice is a verdict about the deal
+    # (a violation in a 200 answer), not a malformed request.
+    return fields.List(
+        CardField(), validate=validate.Length(max=max_items), metadata={"description": description}, **kwargs
+    )
+
+
+def seat(description: str, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(min=0, max=4), metadata={"description": description}, **kwargs)
+
+
+class PoigneeDeclaredSchema(StrictSchema):
+    seat = seat("The seat that showed it.", required=True)
+    cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", 22, required=True)
+
+
+class EvaluateRequest(StrictSchema):
+    players = players_field()
+    dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
+    hands = fields.List(
+        cards("A hand as dealt, before the dog.", 24),
+        allow_none=True,
+        load_default=None,
+        validate=validate.Length(min=3, max=5),
+        metadata={
+            "description": "Every seat's hand as dealt, seat 0 first. Optional when `plays` is complete: "
+            "the hands are then inferred from the plays, the dog and the discard."
+        },
+    )
+    dog = cards("The dog (chien) as dealt.", 6, allow_none=True, load_default=None)
+    contract = StrictString(
+        allow_none=True,
+        load_default=None,
+        validate=validate.OneOf([*CONTRACT_NAMES, "pousse"]),
+        metadata={
+            "enum": [*CONTRACT_NAMES, "pousse", None],
+            "description": "The contract (with `taker`), or give `bids`.",
+        },
+    )
+    taker = seat("The taker's seat (with `contract`).", allow_none=True, load_default=None)
+    bids = fields.List(
+        StrictString(validate=validate.OneOf(BIDS)),
+        allow_none=True,
+        load_default=None,
+        validate=validate.Length(max=10),
+        metadata={"description": "One bid per seat in speaking order from the dealer's right: `pass` or a contract."},
+    )
+    called_card = called_card_field("Five players: the card the taker called.")
+    discard = cards("The taker's discard (écart): prise and garde only.", 6, allow_none=True, load_default=None)
+    chelem_announced = StrictBoolean(load_default=False)
+    poignees = fields.List(fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=5))
+    plays = cards("Every card in play order, trick after trick.", 78, load_default=list)
+    rules = rules_field()
+
+    @validates_schema
+    def check_record(self, data: dict[str, Any], **kwargs: Any) -> None:
+        n = data["players"]
+        errors = Errors()
+        seat_error(errors, ("dealer",), data["dealer"], n)
+        seat_error(errors, ("taker",), data["taker"], n)
+        if data["hands"] is not None and len(data["hands"]) != n:
+            errors.add(("hands",), "hands_count", f"Give one hand per seat: {n} hands.")
+        if data["bids"] is None:
+            for name in ("contract", "taker"):
+                if data[name] is None:
+                    errors.add((name,), "required", "Give `contract` and `taker`, or `bids`.")
+        elif (data["contract"] is None) != (data["taker"] is None):
+            errors.add(("taker" if data["taker"] is None else "contract",), "required", "Give both or neither.")
+        if data["contract"] is not None:
+            parse_contract(data["contract"], data["rules"].pousse_alias, errors, ("contract",))
+        for i, bid in enumerate(data["bids"] or ()):
+            if bid == "pousse":
+                parse_contract(bid, data["rules"].pousse_alias, errors, ("bids", i))
+        if data["called_card"] is not None and n != 5:
+            errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
+        if data["called_card"] is None and n == 5:
+            errors.add(("called_card",), "required", "A five-player deal needs the called card.")
+        for i, p in enumerate(data["poignees"]):
+            seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
+        errors.raise_any()
+
+
+def record_of(req: dict[str, Any]) -> DealRecord:
+    alias = req["rules"].pousse_alias
+
+    def contract(name: str | None) -> Contract | None:
+        if name is None or name == "pass":
+            return None
+        return Contract.GARDE if name == "pousse" and alias else Contract(name)
+
+    def opt(cards: list[int] | None) -> tuple[int, ...] | None:
+        return None if cards is None else tuple(cards)
+
+    return DealRecord(
+        players=req["players"],
+        dealer=req["dealer"],
+        plays=tuple(req["plays"]),
+        hands=None if req["hands"] is None else tuple(tuple(h) for h in req["hands"]),
+        dog=opt(req["dog"]),
+        contract=contract(req["contract"]),
+        taker=req["taker"],
+        bids=None if req["bids"] is None else tuple(contract(b) for b in req["bids"]),
+        called_card=req["called_card"],
+        discard=opt(req["discard"]),
+        chelem_announced=req["chelem_announced"],
+        poignees=tuple(PoigneeShown(p["seat"], tuple(p["cards"])) for p in req["poignees"]),
+        rules=req["rules"],
+    )
+
+
+def nullable_side(description: str) -> StrictString:
+    return StrictString(required=True, allow_none=True, metadata={"enum": [*SIDES, None], "description": description})
+
+
+class ViolationSchema(StrictSchema):
+    code = StrictString(required=True, metadata={"description": "Machine code, e.g. `renounce`, `must_overtrump`."})
+    message = StrictString(required=True)
+    trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
+    seat = StrictInteger(required=True, allow_none=True)
+    card = CardField(required=True, allow_none=True)
+    legal = fields.List(
+        CardField(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "For a card played illegally: the legal cards."},
+    )
+
+
+class TrickSchema(StrictSchema):
+    leader = StrictInteger(required=True)
+    cards = fields.List(CardField(), required=True, metadata={"description": "In play order."})
+    winner = StrictInteger(required=True, allow_none=True)
+
+
+class ExchangeSchema(StrictSchema):
+    from_side = StrictString(required=True, metadata={"enum": SIDES})
+    to_side = StrictString(required=True, metadata={"enum": SIDES})
+    paid_at_trick = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "Null: never paid, settled on paper."}
+    )
+    on_paper = StrictBoolean(required=True, metadata={"description": "The Excuse counted 4 for its owner's side."})
+
+
+class ExcuseSchema(StrictSchema):
+    outcome = StrictString(required=True, metadata={"enum": [o.value for o in ExcuseOutcome]})
+    played_by = StrictInteger(required=True, allow_none=True)
+    trick = StrictInteger(required=True, allow_none=True)
+    kept_by = nullable_side("The side that keeps the Excuse.")
+    exchange = fields.Nested(ExchangeSchema, required=True, allow_none=True)
+
+
+class SidesSchema(StrictSchema):
+    attack = fields.Float(required=True)
+    defence = fields.Float(required=True)
+
+
+class OudlersSchema(StrictSchema):
+    attack = StrictInteger(required=True)
+    defence = StrictInteger(required=True)
+
+
+class ChelemResultSchema(StrictSchema):
+    announced = StrictBoolean(required=True)
+    made_by = nullable_side("The side that took every trick, or null.")
+
+
+class PoigneeResultSchema(StrictSchema):
+    seat = StrictInteger(required=True)
+    side = StrictString(required=True, metadata={"enum": SIDES})
+    size = StrictString(required=True, metadata={"enum": [p.value for p in PoigneeSize]})
+
+
+class NextSchema(StrictSchema):
+    seat = StrictInteger(required=True)
+    legal = fields.List(
+        CardField(), required=True, allow_none=True, metadata={"description": "Null when the hands are not known."}
+    )
+
+
+class EvaluateResponse(StrictSchema):
+    status = StrictString(required=True, metadata={"enum": [s.value for s in Status]})
+    valid = StrictBoolean(required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    redeal_reason = StrictString(required=True, allow_none=True, metadata={"enum": ["all_passed", "petit_sec", None]})
+    taker = StrictInteger(required=True, allow_none=True)
+    contract = StrictString(required=True, allow_none=True, metadata={"enum": [*CONTRACT_NAMES, None]})
+    partner = StrictInteger(required=True, allow_none=True)
+    attack = fields.List(StrictInteger(), required=True)
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    excuse = fields.Nested(ExcuseSchema, required=True, allow_none=True)
+    points = fields.Nested(SidesSchema, required=True, allow_none=True)
+    oudlers = fields.Nested(OudlersSchema, required=True, allow_none=True)
+    petit_au_bout = nullable_side("The side that took the Petit au bout.")
+    chelem = fields.Nested(ChelemResultSchema, required=True)
+    poignees = fields.List(fields.Nested(PoigneeResultSchema), required=True)
+    score = fields.Nested(ScoreResponse, required=True, allow_none=True)
+    next = fields.Nested(NextSchema, required=True, allow_none=True)
+
+
+def _mask(mask: CardMask | None) -> list[int] | None:
+    return None if mask is None else cards_of(mask)
+
+
+def _side(side: Side | None) -> str | None:
+    return None if side is None else side.value
+
+
+def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
+    x = ev.excuse
+    return {
+        "status": ev.status.value,
+        "valid": ev.valid,
+        "violations": [
+            {
+                "code": v.code,
+                "message": v.message,
+                "trick": v.trick,
+                "seat": v.seat,
+                "card": v.card,
+                "legal": _mask(v.legal),
+            }
+            for v in ev.violations
+        ],
+        "redeal_reason": ev.redeal_reason,
+        "taker": ev.taker,
+        "contract": None if ev.contract is None else ev.contract.value,
+        "partner": ev.partner,
+        "attack": list(ev.attack),
+        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in ev.tricks],
+        "excuse": None
+        if x is None
+        else {
+            "outcome": x.outcome.value,
+            "played_by": x.played_by,
+            "trick": x.trick,
+            "kept_by": _side(x.kept_by),
+            "exchange": None
+            if x.exchange is None
+            else {
+                "from_side": x.exchange.from_side.value,
+                "to_side": x.exchange.to_side.value,
+                "paid_at_trick": x.exchange.paid_at_trick,
+                "on_paper": x.exchange.paid_at_trick is None,
+            },
+        },
+        "points": None
+        if ev.points_half is None
+        else {"attack": ev.points_half[0] / 2, "defence": ev.points_half[1] / 2},
+        "oudlers": None if ev.oudlers is None else {"attack": ev.oudlers[0], "defence": ev.oudlers[1]},
+        "petit_au_bout": _side(ev.petit_au_bout),
+        "chelem": {"announced": ev.chelem_announced, "made_by": _side(ev.chelem_made_by)},
+        "poignees": [{"seat": p.seat, "side": p.side.value, "size": p.size.value} for p in ev.poignees],
+        "score": None if ev.score is None else dump_score(ev.score),
+        "next": None if ev.next is None else {"seat": ev.next.seat, "legal": _mask(ev.next.legal)},
+    }
+
+
+@blp.route("/evaluate", methods=["POST"])
+@blp.arguments(EvaluateRequest)
+@blp.response(200, EvaluateResponse)
+@documented_errors(blp)
+def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
+    """Evaluate a whole deal, complete or in progress.
+
+    Checks the deal against the rules and reports every fault in deal order, each located at
+    its trick and seat (`violations`); replays the tricks with their winners (the Excuse takes
+    the last trick of a chelem, §7); settles the Excuse (§8); counts each side's points and
+    oudlers; and scores the deal (the same object as `POST /v1/deals/score`). A deal with any
+    violation is `valid: false` with `score: null`. In progress, `next` is the seat to play and
+    its legal cards. Without `hands`, a complete deal's hands are inferred from its plays, so a
+    revoke is still proven when the seat later shows the suit it failed to follow.
+    """
+    return dump_evaluation(evaluate_deal(record_of(req)))

@@ -1,0 +1,764 @@
+"""Evaluating a whole deal: validation, tricks, the Excuse settlement, points and score.
+
+:func:`evaluate_deal` replays a deal record (complete or in progress) against rules.md and
+reports every fault it finds, in deal order, with the trick and seat where it happened. When
+the record has no hands, they are inferred from the plays: a seat's hand at any trick is the
+cards it plays from then on, so a revoke (a seat that failed to follow and later shows a card
+of that suit) is found exactly as with the hands given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .cards import (
+    EXCUSE,
+    EXCUSE_BIT,
+    FULL_DECK,
+    KINGS,
+    OUDLERS,
+    PETIT,
+    RANK_OF,
+    SUIT_OF,
+    TRUMPS,
+    Card,
+    CardMask,
+    Suit,
+    count,
+    format_card,
+    half_points_of,
+    iter_cards,
+    mask_of,
+)
+from .play import LegalReason, led_suit, legal_cards, trick_winner
+from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
+from .table import TABLES, Table
+from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
+
+
+class Status(StrEnum):
+    COMPLETE = "complete"
+    IN_PROGRESS = "in_progress"
+    REDEAL = "redeal"
+    """Every seat passed, or a petit sec was dealt: the cards are dealt again."""
+
+
+class ExcuseOutcome(StrEnum):
+    """What became of the Excuse (rules.md §7, §8)."""
+
+    RETURNED = "returned"
+    """Played before the last trick: it goes back to its owner's side."""
+    CHANGED_SIDE = "changed_side"
+    """Played to the last trick outside the chelem case: it goes to the other side."""
+    KEPT_IN_LAST_TRICK = "kept_in_last_trick"
+    """Variant ``excuse_last_trick = trick_winner``: its own side won the last trick."""
+    TOOK_LAST_TRICK = "took_last_trick"
+    """Played to the last trick by a side that won every earlier trick: it wins that trick."""
+    IN_DOG = "in_dog"
+    IN_DISCARD = "in_discard"
+    NOT_PLAYED = "not_played"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One fault of a deal record, located at a trick and seat where that applies."""
+
+    code: str
+    message: str
+    trick: int | None = None
+    seat: int | None = None
+    card: Card | None = None
+    legal: CardMask | None = None
+    """For a card played illegally: the cards that seat could legally play."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoigneeShown:
+    """A poignée as declared: the seat and the cards it showed."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A serialized deal, as a client sends it (cards already parsed)."""
+
+    players: int
+    dealer: int
+    plays: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    """Each seat's hand as dealt; ``None`` to infer the hands from a complete deal's plays."""
+    dog: tuple[Card, ...] | None = None
+    contract: Contract | None = None
+    taker: int | None = None
+    bids: tuple[Contract | None, ...] | None = None
+    """One bid per seat in speaking order from the dealer's right; ``None`` is a pass."""
+    called_card: Card | None = None
+    discard: tuple[Card, ...] | None = None
+    chelem_announced: bool = False
+    poignees: tuple[PoigneeShown, ...] = ()
+    rules: Rules = FFT
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+    """``None`` until a card other than the Excuse is played."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExcuseExchange:
+    """The half point owed for an Excuse returned from a trick the other side won (§8.1–2)."""
+
+    from_side: Side
+    to_side: Side
+    paid_at_trick: int | None
+    """The trick at which the owner's side paid with a 0.5-point card; ``None`` if it never
+    won a trick and the debt was settled on paper (the Excuse then counts 4 for it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExcuseSettlement:
+    outcome: ExcuseOutcome
+    played_by: int | None = None
+    trick: int | None = None
+    kept_by: Side | None = None
+    exchange: ExcuseExchange | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PoigneeResult:
+    seat: int
+    side: Side
+    size: PoigneeSize
+
+
+@dataclass(frozen=True, slots=True)
+class NextPlay:
+    seat: int
+    legal: CardMask | None
+    """``None`` when the hands are not known."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    status: Status
+    valid: bool
+    violations: tuple[Violation, ...]
+    taker: int | None
+    contract: Contract | None
+    partner: int | None
+    attack: tuple[int, ...]
+    tricks: tuple[Trick, ...]
+    excuse: ExcuseSettlement | None
+    points_half: tuple[int, int] | None
+    """Card points of the attack and the defence after the Excuse settlement (complete deals)."""
+    oudlers: tuple[int, int] | None
+    petit_au_bout: Side | None
+    chelem_announced: bool
+    chelem_made_by: Side | None
+    poignees: tuple[PoigneeResult, ...]
+    score: Score | None
+    next: NextPlay | None
+    redeal_reason: str | None = None
+
+
+@dataclass
+class _Deal:
+    """Working state of one evaluation."""
+
+    record: DealRecord
+    table: Table
+    violations: list[Violation] = field(default_factory=list)
+
+    def fault(
+        self,
+        code: str,
+        message: str,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+        card: Card | None = None,
+        legal: CardMask | None = None,
+    ) -> None:
+        self.violations.append(Violation(code, message, trick, seat, card, legal))
+
+
+def _codes(mask: CardMask) -> str:
+    return " ".join(format_card(c) for c in iter_cards(mask))
+
+
+def evaluate_deal(record: DealRecord) -> Evaluation:
+    """Evaluate a deal record against the rules (rules.md §2–§9)."""
+    n = record.players
+    table = TABLES[n]
+    deal = _Deal(record, table)
+
+    dealt = _check_dealt_hands(deal)
+    petit_sec = _petit_sec_seat(deal, dealt)
+    after_deal = len(deal.violations)
+    contract, taker = _contract_and_taker(deal)
+    if contract is None or taker is None:
+        return _redeal(deal, "all_passed" if petit_sec is None else "petit_sec")
+    if petit_sec is not None:
+        # The deal went on although it had to be dealt again: a fault of the deal itself.
+        deal.violations.insert(
+            after_deal,
+            Violation(
+                "petit_sec", f"Seat {petit_sec} was dealt a petit sec: the deal had to be dealt again.", None, petit_sec
+            ),
+        )
+
+    hands = _play_hands(deal, dealt, contract, taker)
+    partner = _partner(deal, dealt or hands, taker)
+    attack = (taker,) if partner is None else tuple(sorted({taker, partner}))
+    _check_call(deal, dealt, taker)
+    discard = _check_discard(deal, dealt, contract, taker)
+    poignees = _check_poignees(deal, hands, taker, attack)
+
+    tricks, next_play = _replay(deal, hands, taker, attack)
+    complete = len(tricks) == table.tricks and len(tricks[-1].cards) == n
+    status = Status.COMPLETE if complete else Status.IN_PROGRESS
+    valid = not deal.violations
+    chelem_made_by: Side | None = None
+    excuse = None
+    points = oudlers = None
+    petit_au_bout = None
+    result = None
+    if complete:
+        side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
+        winners = [side_of[t.winner] for t in tricks if t.winner is not None]
+        if len(set(winners)) == 1 and len(winners) == table.tricks:
+            chelem_made_by = winners[0]
+        excuse, points, oudlers = _count(deal, tricks, side_of, contract, discard)
+        petit_au_bout = _petit_au_bout(tricks, side_of, excuse)
+        if valid:
+            result = score(
+                Summary(
+                    players=n,
+                    contract=contract,
+                    taker=taker,
+                    partner=partner,
+                    points_half=points[0],
+                    oudlers=oudlers[0],
+                    petit_au_bout=petit_au_bout,
+                    poignees=tuple((p.side, p.size) for p in poignees),
+                    chelem_announced=record.chelem_announced,
+                    chelem_made_by=chelem_made_by,
+                )
+            )
+    elif tricks:
+        excuse = _excuse_so_far(tricks, attack, n)
+    return Evaluation(
+        status=status,
+        valid=valid,
+        violations=tuple(deal.violations),
+        taker=taker,
+        contract=contract,
+        partner=partner,
+        attack=attack,
+        tricks=tuple(tricks),
+        excuse=excuse,
+        points_half=points,
+        oudlers=oudlers,
+        petit_au_bout=petit_au_bout,
+        chelem_announced=record.chelem_announced,
+        chelem_made_by=chelem_made_by,
+        poignees=tuple(poignees),
+        score=result,
+        next=None if complete else next_play,
+    )
+
+
+def _redeal(deal: _Deal, reason: str) -> Evaluation:
+    r = deal.record
+    if r.plays:
+        deal.fault("plays_length", "Cards were played in a deal that had to be dealt again.", trick=0)
+    return Evaluation(
+        status=Status.REDEAL,
+        valid=not deal.violations,
+        violations=tuple(deal.violations),
+        taker=None,
+        contract=None,
+        partner=None,
+        attack=(),
+        tricks=(),
+        excuse=None,
+        points_half=None,
+        oudlers=None,
+        petit_au_bout=None,
+        chelem_announced=r.chelem_announced,
+        chelem_made_by=None,
+        poignees=(),
+        score=None,
+        next=None,
+        redeal_reason=reason,
+    )
+
+
+# --- the deal and the auction -------------------------------------------------------------
+
+
+def _check_dealt_hands(deal: _Deal) -> list[CardMask] | None:
+    """The dealt hands as masks, after checking sizes and that no card is dealt twice."""
+    r, table = deal.record, deal.table
+    if r.hands is None:
+        return None
+    seen = 0
+    masks = []
+    for seat, hand in enumerate(r.hands):
+        if len(hand) != table.hand_size:
+            deal.fault("hand_size", f"Seat {seat} was dealt {len(hand)} cards, not {table.hand_size}.", seat=seat)
+        for card in hand:
+            if seen >> card & 1:
+                deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", seat=seat, card=card)
+            seen |= 1 << card
+        masks.append(mask_of(hand))
+    if r.dog is not None:
+        if len(r.dog) != table.dog_size:
+            deal.fault("hand_size", f"The dog holds {len(r.dog)} cards, not {table.dog_size}.")
+        for card in r.dog:
+            if seen >> card & 1:
+                deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", card=card)
+            seen |= 1 << card
+    return masks
+
+
+def _is_petit_sec(hand: CardMask, rules: Rules) -> bool:
+    if hand & TRUMPS != 1 << PETIT:
+        return False
+    return rules.petit_sec_ignores_excuse or not hand & EXCUSE_BIT
+
+
+def _petit_sec_seat(deal: _Deal, dealt: list[CardMask] | None) -> int | None:
+    for seat, hand in enumerate(dealt or ()):
+        if _is_petit_sec(hand, deal.record.rules):
+            return seat
+    return None
+
+
+def _contract_and_taker(deal: _Deal) -> tuple[Contract | None, int | None]:
+    """The contract and taker, from the bids when given (§3)."""
+    r, n = deal.record, deal.record.players
+    if r.bids is None:
+        return r.contract, r.taker
+    if len(r.bids) != n:
+        deal.fault("bid_order", f"Each of the {n} seats speaks exactly once; {len(r.bids)} bids were given.")
+    best: Contract | None = None
+    taker: int | None = None
+    for i, bid in enumerate(r.bids[:n]):
+        seat = (r.dealer + 1 + i) % n
+        if bid is None:
+            continue
+        if best is not None and bid.rank <= best.rank:
+            deal.fault(
+                "bid_not_higher",
+                f"Seat {seat} bid {bid.value}, not higher than the {best.value} already bid.",
+                seat=seat,
+            )
+            continue
+        best, taker = bid, seat
+    if r.contract is not None and best is not None and (r.contract, r.taker) != (best, taker):
+        deal.fault("bid_order", f"The bids make seat {taker} the taker in {best.value}, not what the record says.")
+    return best, taker
+
+
+# --- hands at play time, the call, the discard and the poignées -------------------------
+
+
+def _play_hands(deal: _Deal, dealt: list[CardMask] | None, contract: Contract, taker: int) -> list[CardMask]:
+    """Each seat's hand when play starts (the taker's after the dog and the discard).
+
+    With no hands in the record, a seat's hand is the cards it plays (all of them, in a
+    complete deal).
+    """
+    r, n = deal.record, deal.record.players
+    if dealt is None:
+        hands = [0] * n
+        leader = _first_leader(r, taker)
+        for i, card in enumerate(r.plays[: n * deal.table.tricks]):
+            trick, pos = divmod(i, n)
+            # Without hands, seats follow from the winners, which the replay recomputes; the
+            # first pass attributes cards by position from each trick's winner.
+            if pos == 0 and trick:
+                previous = r.plays[(trick - 1) * n : trick * n]
+                index = trick_winner(previous)
+                leader = (leader + (index or 0)) % n
+            hands[(leader + pos) % n] |= 1 << card
+        return hands
+    hands = list(dealt)
+    if contract.dog_to_taker:
+        hands[taker] |= mask_of(r.dog or ())
+        hands[taker] &= ~mask_of(r.discard or ())
+    return hands
+
+
+def _partner(deal: _Deal, hands: Sequence[CardMask], taker: int) -> int | None:
+    """Five players: the holder of the called card, unless it is the taker or in the dog (§5).
+
+    ``hands`` are the dealt hands, or without them the cards each seat played.
+    """
+    r = deal.record
+    if r.players != 5 or r.called_card is None:
+        return None
+    holder = next((s for s, hand in enumerate(hands) if hand >> r.called_card & 1), None)
+    return None if holder == taker else holder
+
+
+def _check_call(deal: _Deal, dealt: list[CardMask] | None, taker: int) -> None:
+    """A king is called; holding all four kings, a queen; and so on down to a jack (§5)."""
+    r = deal.record
+    if r.players != 5 or r.called_card is None or dealt is None:
+        return
+    hand = dealt[taker]
+    lowest_allowed = 14
+    while lowest_allowed > 11 and all(hand >> (s * 14 + lowest_allowed - 1) & 1 for s in range(4)):
+        lowest_allowed -= 1
+    rank = RANK_OF[r.called_card]
+    if rank < lowest_allowed:
+        deal.fault(
+            "bad_call",
+            f"The taker may call {format_card(r.called_card)} only when holding all four cards of each higher rank.",
+            seat=taker,
+            card=r.called_card,
+        )
+
+
+def _check_discard(deal: _Deal, dealt: list[CardMask] | None, contract: Contract, taker: int) -> CardMask:
+    """The écart (§4): its size, cards held, no king or oudler, trumps only when unavoidable."""
+    r, table = deal.record, deal.table
+    discard = mask_of(r.discard or ())
+    if not contract.dog_to_taker:
+        if discard:
+            deal.fault("discard_size", f"No discard is made in {contract.value}.", seat=taker)
+        return 0
+    if r.discard is None:
+        if dealt is None:
+            # Complete deal without hands: the discard is every card not played.
+            return FULL_DECK & ~mask_of(r.plays)
+        deal.fault("discard_size", "The record has no discard.", seat=taker)
+        return 0
+    if len(r.discard) != table.dog_size or count(discard) != len(r.discard):
+        deal.fault("discard_size", f"The discard holds {len(r.discard)} cards, not {table.dog_size}.", seat=taker)
+    if dealt is not None:
+        available = dealt[taker] | mask_of(r.dog or ())
+    else:
+        available = _play_hands(deal, None, contract, taker)[taker] | discard
+    for card in iter_cards(discard & ~available):
+        deal.fault(
+            "discard_not_held", f"{format_card(card)} is not in the taker's hand or the dog.", seat=taker, card=card
+        )
+    for card in iter_cards(discard & (KINGS | OUDLERS)):
+        deal.fault("discard_king_or_bout", f"{format_card(card)} may not be discarded.", seat=taker, card=card)
+    trumps = discard & TRUMPS & ~OUDLERS
+    if trumps:
+        plain = count(available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT)
+        missing = max(0, table.dog_size - plain)
+        if count(trumps) > missing:
+            for card in iter_cards(trumps):
+                deal.fault(
+                    "discard_trump",
+                    f"{format_card(card)}: trumps are discarded only when unavoidable ({missing} needed).",
+                    seat=taker,
+                    card=card,
+                )
+    return discard
+
+
+def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequence[int]) -> list[PoigneeResult]:
+    """Each poignée (§9): a tier's exact count of trumps the seat holds; the Excuse only as a last resort."""
+    r, table = deal.record, deal.table
+    out: list[PoigneeResult] = []
+    seen_seats: set[int] = set()
+    for p in r.poignees:
+        shown = mask_of(p.cards)
+        if p.seat in seen_seats or count(shown) != len(p.cards):
+            deal.fault(
+                "poignee_duplicate", f"Seat {p.seat} shows a poignée twice or a card twice.", seat=p.seat, trick=0
+            )
+            continue
+        seen_seats.add(p.seat)
+        if len(p.cards) not in table.poignee_sizes:
+            deal.fault(
+                "poignee_size",
+                f"A poignée shows {'/'.join(map(str, table.poignee_sizes))} trumps; seat {p.seat} showed {len(p.cards)}.",
+                seat=p.seat,
+                trick=0,
+            )
+            continue
+        hand = hands[p.seat]
+        if p.seat == taker:
+            # A taker who had to discard trumps shows them again (§9).
+            hand |= mask_of(r.discard or ()) & TRUMPS
+        bad = shown & ~((TRUMPS | EXCUSE_BIT) & hand)
+        if bad:
+            card = next(iter_cards(bad))
+            deal.fault(
+                "poignee_card",
+                f"{format_card(card)} is not a trump seat {p.seat} holds.",
+                seat=p.seat,
+                card=card,
+                trick=0,
+            )
+            continue
+        if shown & EXCUSE_BIT and hand & TRUMPS & ~shown:
+            deal.fault(
+                "poignee_excuse",
+                "The Excuse stands in for a trump only when the player has no other trump to show.",
+                seat=p.seat,
+                card=EXCUSE,
+                trick=0,
+            )
+            continue
+        size = list(PoigneeSize)[table.poignee_sizes.index(len(p.cards))]
+        out.append(PoigneeResult(p.seat, Side.ATTACK if p.seat in attack else Side.DEFENCE, size))
+    return out
+
+
+# --- the play ------------------------------------------------------------------------------
+
+
+def _first_leader(r: DealRecord, taker: int) -> int:
+    if r.chelem_announced:
+        return taker
+    if r.rules.first_lead is FirstLead.AFTER_TAKER:
+        return (taker + 1) % r.players
+    return (r.dealer + 1) % r.players
+
+
+def _replay(
+    deal: _Deal, hands: list[CardMask], taker: int, attack: Sequence[int]
+) -> tuple[list[Trick], NextPlay | None]:
+    """Play the cards trick by trick, checking each against the seat's hand (§2, §5, §6, §7)."""
+    r, table, n = deal.record, deal.table, deal.record.players
+    hands = list(hands)
+    hands_known = r.hands is not None
+    ban = r.called_card if n == 5 and r.rules.called_suit_lead_ban and r.called_card is not None else None
+    plays = r.plays
+    limit = n * table.tricks
+    if len(plays) > limit:
+        deal.fault("plays_length", f"{len(plays)} cards were played; a deal has {limit}.", trick=table.tricks)
+        plays = plays[:limit]
+    played = 0
+    tricks: list[Trick] = []
+    leader = _first_leader(r, taker)
+    side_won = [False, False]  # attack, defence: has won a trick so far
+    for t in range(0, len(plays), n):
+        index = t // n
+        cards = plays[t : t + n]
+        if hands_known and not hands[leader] >> cards[0] & 1:
+            holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
+            if holder is not None and holder != leader:
+                deal.fault(
+                    "wrong_leader",
+                    f"Seat {holder} led trick {index}; seat {leader} had to lead it.",
+                    trick=index,
+                    seat=holder,
+                    card=cards[0],
+                )
+                leader = holder
+        for pos, card in enumerate(cards):
+            seat = (leader + pos) % n
+            hand = hands[seat]
+            if played >> card & 1 or not hand >> card & 1:
+                code = "duplicate_card" if played >> card & 1 and not hands_known else "card_not_in_hand"
+                deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
+            else:
+                legal = legal_cards(hand, cards[:pos], banned_lead=ban if index == 0 else None)
+                if not legal.cards >> card & 1:
+                    _illegal_card(deal, index, seat, card, cards[:pos], hand, legal.cards, legal.reason)
+            hands[seat] &= ~(1 << card)
+            played |= 1 << card
+        winner = _winner(r, cards, leader, index, table, attack, side_won)
+        tricks.append(Trick(leader, tuple(cards), winner))
+        if winner is not None and len(cards) == n:
+            side_won[0 if winner in attack else 1] = True
+            leader = winner
+    next_play = None
+    if len(plays) < limit:
+        current = list(tricks[-1].cards) if tricks and len(tricks[-1].cards) < n else []
+        first = tricks[-1].leader if current else leader
+        seat = (first + len(current)) % n
+        legal_mask = None
+        if hands_known:
+            opening = len(tricks) <= 1 and (not tricks or len(tricks[0].cards) < n)
+            legal_mask = legal_cards(hands[seat], current, banned_lead=ban if opening else None).cards
+        next_play = NextPlay(seat, legal_mask)
+    return tricks, next_play
+
+
+def _illegal_card(
+    deal: _Deal,
+    trick: int,
+    seat: int,
+    card: Card,
+    before: Sequence[Card],
+    hand: CardMask,
+    legal: CardMask,
+    reason: LegalReason,
+) -> None:
+    suit = led_suit(before)
+    code, what = {
+        LegalReason.CALLED_SUIT_BAN: ("called_suit_lead", "led the called suit on the opening lead"),
+        LegalReason.FOLLOW: ("renounce", "did not follow suit"),
+        LegalReason.TRUMP: ("must_trump", "did not trump"),
+        LegalReason.OVERTRUMP: ("must_overtrump", "did not overtrump"),
+        LegalReason.UNDERTRUMP: ("renounce", "did not play a trump on a trump lead"),
+    }.get(reason, ("renounce", "played an illegal card"))
+    if reason is LegalReason.OVERTRUMP and SUIT_OF[card] is not Suit.TRUMPS:
+        code, what = (
+            ("renounce", "did not play a trump on a trump lead")
+            if suit is Suit.TRUMPS
+            else ("must_trump", "did not trump")
+        )
+    if reason is LegalReason.UNDERTRUMP and suit is not Suit.TRUMPS:
+        code, what = "must_trump", "did not trump"
+    deal.fault(
+        code,
+        f"Seat {seat} {what} with {format_card(card)}; legal: {_codes(legal)}.",
+        trick=trick,
+        seat=seat,
+        card=card,
+        legal=legal,
+    )
+
+
+def _winner(
+    r: DealRecord,
+    cards: Sequence[Card],
+    leader: int,
+    index: int,
+    table: Table,
+    attack: Sequence[int],
+    side_won: list[bool],
+) -> int | None:
+    """The trick's winner, with the last-trick chelem exception of §7."""
+    n = r.players
+    if index == table.tricks - 1 and EXCUSE in cards and len(cards) == n:
+        seat = (leader + cards.index(EXCUSE)) % n
+        own = 0 if seat in attack else 1
+        swept = side_won[own] and not side_won[1 - own]
+        allowed = not r.rules.excuse_chelem_requires_announce or (r.chelem_announced and own == 0)
+        if swept and allowed:
+            return seat
+    best = trick_winner(cards)
+    return None if best is None else (leader + best) % n
+
+
+# --- counting ------------------------------------------------------------------------------
+
+
+def _count(
+    deal: _Deal, tricks: Sequence[Trick], side_of: Sequence[Side], contract: Contract, discard: CardMask
+) -> tuple[ExcuseSettlement, tuple[int, int], tuple[int, int]]:
+    """Card points and oudlers of each side after the Excuse settlement (§8, §9)."""
+    r = deal.record
+    won = [0, 0]  # cards won by attack, defence
+    for t in tricks:
+        assert t.winner is not None
+        won[side_of[t.winner] is Side.DEFENCE] |= mask_of(t.cards)
+    dog = _dog(r, tricks, discard, contract)
+    if contract is Contract.GARDE_SANS:
+        won[0] |= dog
+    elif contract is Contract.GARDE_CONTRE:
+        won[1] |= dog
+    else:
+        won[0] |= discard
+    excuse = _settle_excuse(deal, tricks, side_of, contract, discard, dog)
+    # Move the Excuse to the side that keeps it, then the half-point exchange.
+    for s in (0, 1):
+        won[s] &= ~EXCUSE_BIT
+    adjust = [0, 0]
+    if excuse.kept_by is not None:
+        won[excuse.kept_by is Side.DEFENCE] |= EXCUSE_BIT
+    if excuse.exchange is not None:
+        adjust[excuse.exchange.from_side is Side.DEFENCE] -= 1
+        adjust[excuse.exchange.to_side is Side.DEFENCE] += 1
+    points = (half_points_of(won[0]) + adjust[0], half_points_of(won[1]) + adjust[1])
+    oudlers = (count(won[0] & OUDLERS), count(won[1] & OUDLERS))
+    return excuse, points, oudlers
+
+
+def _dog(r: DealRecord, tricks: Sequence[Trick], discard: CardMask, contract: Contract) -> CardMask:
+    """The dog as given, else what no hand holds, else (no hands) what nobody played."""
+    if r.dog is not None:
+        return mask_of(r.dog)
+    if r.hands is not None:
+        return FULL_DECK & ~mask_of(c for hand in r.hands for c in hand)
+    if contract.dog_to_taker:
+        return 0  # taken into the taker's hand: its cards were played or discarded
+    return FULL_DECK & ~mask_of(c for t in tricks for c in t.cards) & ~discard
+
+
+def settle_excuse(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules = FFT) -> ExcuseSettlement | None:
+    """What becomes of an Excuse played in a complete deal (§7, §8); ``None`` if it was not played."""
+    last = len(tricks) - 1
+    for index, t in enumerate(tricks):
+        if EXCUSE not in t.cards:
+            continue
+        assert t.winner is not None
+        seat = (t.leader + t.cards.index(EXCUSE)) % len(t.cards)
+        owner = side_of[seat]
+        winner = side_of[t.winner]
+        if index == last:
+            if t.winner == seat:
+                return ExcuseSettlement(ExcuseOutcome.TOOK_LAST_TRICK, seat, index, owner)
+            if rules.excuse_last_trick is ExcuseLastTrick.TRICK_WINNER:
+                outcome = ExcuseOutcome.CHANGED_SIDE if winner is not owner else ExcuseOutcome.KEPT_IN_LAST_TRICK
+                return ExcuseSettlement(outcome, seat, index, winner)
+            return ExcuseSettlement(ExcuseOutcome.CHANGED_SIDE, seat, index, owner.other)
+        exchange = None
+        if winner is not owner:
+            paid = next(
+                (
+                    i if i > index else index
+                    for i, u in enumerate(tricks)
+                    if u.winner is not None and side_of[u.winner] is owner
+                ),
+                None,
+            )
+            exchange = ExcuseExchange(owner, winner, paid)
+        return ExcuseSettlement(ExcuseOutcome.RETURNED, seat, index, owner, exchange)
+    return None
+
+
+def _settle_excuse(
+    deal: _Deal, tricks: Sequence[Trick], side_of: Sequence[Side], contract: Contract, discard: CardMask, dog: CardMask
+) -> ExcuseSettlement:
+    played = settle_excuse(tricks, side_of, deal.record.rules)
+    if played is not None:
+        return played
+    if discard & EXCUSE_BIT:
+        return ExcuseSettlement(ExcuseOutcome.IN_DISCARD, kept_by=Side.ATTACK)
+    if dog & EXCUSE_BIT:
+        keeper = Side.DEFENCE if contract is Contract.GARDE_CONTRE else Side.ATTACK
+        return ExcuseSettlement(ExcuseOutcome.IN_DOG, kept_by=keeper)
+    return ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
+
+
+def _excuse_so_far(tricks: Sequence[Trick], attack: Sequence[int], n: int) -> ExcuseSettlement:
+    for index, t in enumerate(tricks):
+        if EXCUSE in t.cards:
+            seat = (t.leader + t.cards.index(EXCUSE)) % n
+            return ExcuseSettlement(
+                ExcuseOutcome.RETURNED, seat, index, Side.ATTACK if seat in attack else Side.DEFENCE
+            )
+    return ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
+
+
+def _petit_au_bout(tricks: Sequence[Trick], side_of: Sequence[Side], excuse: ExcuseSettlement) -> Side | None:
+    """§9: the Petit in the last trick goes to that trick's winner; when the Excuse took the
+    last trick of a chelem, the Petit counts as au bout in the second-to-last trick too."""
+    last = tricks[-1]
+    if PETIT in last.cards and last.winner is not None:
+        return side_of[last.winner]
+    if excuse.outcome is ExcuseOutcome.TOOK_LAST_TRICK and len(tricks) > 1:
+        before = tricks[-2]
+        if PETIT in before.cards and before.winner is not None:
+            return side_of[before.winner]
+    return None
