@@ -486,7 +486,7 @@ def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequ
         if len(p.cards) not in table.poignee_sizes:
             deal.fault(
                 "poignee_size",
-                f"A poignée shows {'/'.join(map(str, table.poignee_sizes))} trumps; seat {p.seat} showed {len(p.cards)}.",
+                f"Seat {p.seat} showed {len(p.cards)} cards; a poignée is {'/'.join(map(str, table.poignee_sizes))}.",
                 seat=p.seat,
                 trick=0,
             )
