@@ -19,8 +19,9 @@ BIDS = ["pass", *CONTRACT_NAMES, "pousse"]
 
 
 def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
-    # No uniqueItems here: a card dealt or played twice is a verdict about the deal
-    # (a violation in a 200 answer), not a malformed request.
+    # No uniqueItems and no table-size limits here: a card dealt or played twice, or a hand
+    # of the wrong size, is a verdict about the deal (a violation in a 200 answer), not a
+    # malformed request. The deck's 78 cards bound every list.
     return fields.List(
         CardField(), validate=validate.Length(max=max_items), metadata={"description": description}, **kwargs
     )
@@ -32,14 +33,14 @@ def seat(description: str, **kwargs: Any) -> StrictInteger:
 
 class PoigneeDeclaredSchema(StrictSchema):
     seat = seat("The seat that showed it.", required=True)
-    cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", 22, required=True)
+    cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", 78, required=True)
 
 
 class EvaluateRequest(StrictSchema):
     players = players_field()
     dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
     hands = fields.List(
-        cards("A hand as dealt, before the dog.", 24),
+        cards("A hand as dealt, before the dog.", 78),
         allow_none=True,
         load_default=None,
         validate=validate.Length(min=3, max=5),
@@ -48,7 +49,7 @@ class EvaluateRequest(StrictSchema):
             "the hands are then inferred from the plays, the dog and the discard."
         },
     )
-    dog = cards("The dog (chien) as dealt.", 6, allow_none=True, load_default=None)
+    dog = cards("The dog (chien) as dealt.", 78, allow_none=True, load_default=None)
     contract = StrictString(
         allow_none=True,
         load_default=None,
@@ -67,7 +68,7 @@ class EvaluateRequest(StrictSchema):
         metadata={"description": "One bid per seat in speaking order from the dealer's right: `pass` or a contract."},
     )
     called_card = called_card_field("Five players: the card the taker called.")
-    discard = cards("The taker's discard (écart): prise and garde only.", 6, allow_none=True, load_default=None)
+    discard = cards("The taker's discard (écart): prise and garde only.", 78, allow_none=True, load_default=None)
     chelem_announced = StrictBoolean(load_default=False)
     poignees = fields.List(fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=5))
     plays = cards("Every card in play order, trick after trick.", 78, load_default=list)

@@ -1,0 +1,93 @@
+"""rules.md §7 (the chelem exception) and §8 (the Excuse settlement), case by case.
+
+settle_excuse works on tricks and sides only, so each case is a few hand-made tricks at
+three players: seat 0 is the taker (attack), seats 1 and 2 the defence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from service.rules.cards import EXCUSE, parse_card
+from service.rules.deal import ExcuseOutcome, Trick, settle_excuse
+from service.rules.scoring import Side
+from service.rules.variants import ExcuseLastTrick, Rules
+
+A, D = Side.ATTACK, Side.DEFENCE
+SIDES = (A, D, D)
+
+
+def trick(leader: int, cards: str, winner: int) -> Trick:
+    return Trick(leader, tuple(parse_card(c) for c in cards.split()), winner)
+
+
+def test_8_1_returned_and_exchanged_when_the_other_side_wins() -> None:
+    tricks = [trick(0, "KS 1S 2S", 0), trick(0, "3S EX 4S", 0), trick(0, "5S 6S 7S", 0)]
+    x = settle_excuse(tricks, SIDES)
+    assert x is not None
+    assert (x.outcome, x.played_by, x.trick, x.kept_by) == (ExcuseOutcome.RETURNED, 1, 1, D)
+    assert x.exchange is not None
+    assert (x.exchange.from_side, x.exchange.to_side, x.exchange.paid_at_trick) == (D, A, None)
+
+
+def test_8_1_no_exchange_when_the_own_side_wins() -> None:
+    tricks = [trick(0, "1S EX KS", 2), trick(2, "5S 6S 7S", 1), trick(1, "8S 9S 10S", 0)]
+    x = settle_excuse(tricks, SIDES)
+    assert x is not None and x.exchange is None and x.kept_by is D
+
+
+def test_8_1_paid_at_once_when_the_owner_already_won_a_trick() -> None:
+    # Seat 0 (attack) played the Excuse in trick 1, won by the defence; the attack wins trick 2.
+    tricks = [trick(0, "KS 2S 1S", 0), trick(0, "EX 3S 4S", 2), trick(2, "5S 6S 7S", 1)]
+    x = settle_excuse(tricks, SIDES)
+    assert x is not None and x.exchange is not None
+    assert (x.exchange.from_side, x.exchange.paid_at_trick) == (A, 1)
+
+
+def test_8_2_owed_until_the_owner_wins_a_trick() -> None:
+    tricks = [trick(0, "EX 3S 4S", 2), trick(2, "5S 6S KS", 1), trick(1, "1S 2S QS", 0)]
+    x = settle_excuse(tricks, SIDES)
+    assert x is not None and x.exchange is not None
+    assert x.exchange.paid_at_trick == 2
+
+
+def test_8_2_never_paid_when_the_owner_wins_nothing() -> None:
+    tricks = [trick(0, "EX 3S 4S", 2), trick(2, "5S 6S KS", 1), trick(1, "1S QS 2S", 2)]
+    x = settle_excuse(tricks, SIDES)
+    assert x is not None and x.exchange is not None
+    assert x.exchange.paid_at_trick is None
+
+
+@pytest.mark.parametrize(
+    ("tricks", "rules", "outcome", "kept_by"),
+    [
+        # §8.3 last trick, the other side wins it: changes side.
+        ([trick(0, "KS 1S 2S", 0), trick(0, "5S EX 4S", 0)], Rules(), ExcuseOutcome.CHANGED_SIDE, A),
+        # §8.3 last trick, its own side wins it: still changes side (FFT).
+        ([trick(0, "KS 1S 2S", 1), trick(1, "5S EX 4S", 1)], Rules(), ExcuseOutcome.CHANGED_SIDE, A),
+        # Variant: it goes to the trick winner's side.
+        (
+            [trick(0, "KS 1S 2S", 1), trick(1, "5S EX 4S", 1)],
+            Rules(excuse_last_trick=ExcuseLastTrick.TRICK_WINNER),
+            ExcuseOutcome.KEPT_IN_LAST_TRICK,
+            D,
+        ),
+        (
+            [trick(0, "KS 1S 2S", 0), trick(0, "5S EX 4S", 0)],
+            Rules(excuse_last_trick=ExcuseLastTrick.TRICK_WINNER),
+            ExcuseOutcome.CHANGED_SIDE,
+            A,
+        ),
+        # §8.4: led to the last trick by a side that won every trick: it took the trick.
+        ([trick(0, "KS 1S 2S", 0), trick(0, "EX 3S 4S", 0)], Rules(), ExcuseOutcome.TOOK_LAST_TRICK, A),
+    ],
+)
+def test_8_3_and_8_4_last_trick(tricks: list[Trick], rules: Rules, outcome: ExcuseOutcome, kept_by: Side) -> None:
+    x = settle_excuse(tricks, SIDES, rules)
+    assert x is not None
+    assert (x.outcome, x.kept_by, x.exchange) == (outcome, kept_by, None)
+
+
+def test_not_played() -> None:
+    assert settle_excuse([trick(0, "KS 1S 2S", 0)], SIDES) is None
+    assert parse_card("EX") == EXCUSE

@@ -1,0 +1,344 @@
+"""One fault per deal: each must be flagged, first, at the trick and seat where it happened.
+
+Each case starts from a legally played random deal (tests/dealgen.py) and injects one fault
+whose location is known by construction.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.rules.cards import TRUMPS, cards_of, format_card, mask_of, parse_card
+from service.rules.play import LegalReason, legal_cards, trick_winner
+from service.rules.table import TABLES
+
+from .dealgen import random_deal
+
+Deal = dict[str, Any]
+
+
+def evaluate(client: FlaskClient, deal: Deal) -> dict[str, Any]:
+    r = client.post("/v1/deals/evaluate", json=deal)
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()  # type: ignore[no-any-return]
+
+
+def positions(deal: Deal) -> list[tuple[int, int, int, int, list[int]]]:
+    """(trick, position, seat, hand mask before playing, trick so far) for every card played."""
+    n = deal["players"]
+    hands = [mask_of(parse_card(c) for c in h) for h in deal["hands"]]
+    taker = deal["taker"]
+    if deal["contract"] in ("prise", "garde"):
+        hands[taker] |= mask_of(parse_card(c) for c in deal["dog"])
+        hands[taker] &= ~mask_of(parse_card(c) for c in deal["discard"])
+    leader = taker if deal["chelem_announced"] else (deal["dealer"] + 1) % n
+    out = []
+    plays = [parse_card(c) for c in deal["plays"]]
+    for t in range(len(plays) // n):
+        cards = plays[t * n : (t + 1) * n]
+        for pos, card in enumerate(cards):
+            seat = (leader + pos) % n
+            out.append((t, pos, seat, hands[seat], cards[:pos]))
+            hands[seat] &= ~(1 << card)
+        leader = (leader + (trick_winner(cards) or 0)) % n
+    return out
+
+
+def winners(plays: list[int], n: int) -> list[int | None]:
+    return [trick_winner(plays[t : t + n]) for t in range(0, len(plays), n)]
+
+
+def inject_illegal(
+    deal: Deal, reasons: set[LegalReason], pick: Callable[[int, list[int], int], int], *, keep_winners: bool
+) -> tuple[Deal, int, int] | None:
+    """Play, at the first position ruled by one of ``reasons``, an illegal card from the hand;
+    the card it replaces is played later in its place, so every hand stays consistent.
+
+    Without hands, seats follow from the trick winners, so a fault that changes a winner
+    reattributes later cards; ``keep_winners`` picks only faults that change none."""
+    n = deal["players"]
+    plays = [parse_card(c) for c in deal["plays"]]
+    called = parse_card(deal["called_card"]) if deal["called_card"] else None
+    for i, (t, _pos, seat, hand, before) in enumerate(positions(deal)):
+        legal = legal_cards(hand, before, banned_lead=called if n == 5 and t == 0 else None)
+        if legal.reason not in reasons:
+            continue
+        illegal = hand & ~legal.cards
+        choice = pick(illegal, before, legal.cards)
+        if choice < 0:
+            continue
+        j = plays.index(choice)
+        swapped = list(plays)
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        if keep_winners and winners(swapped, n) != winners(plays, n):
+            continue
+        mutated = copy.deepcopy(deal)
+        mutated["plays"] = [format_card(c) for c in swapped]
+        return mutated, t, seat
+    return None
+
+
+def any_of(mask: int) -> int:
+    return next(iter(cards_of(mask)), -1)
+
+
+def non_trump(mask: int, before: list[int], legal: int) -> int:
+    return any_of(mask & ~TRUMPS)
+
+
+def lower_trump(mask: int, before: list[int], legal: int) -> int:
+    return any_of(mask & TRUMPS)
+
+
+PLAY_FAULTS = [
+    ("renounce", {LegalReason.FOLLOW}, non_trump),
+    ("must_trump", {LegalReason.TRUMP}, non_trump),
+    ("must_overtrump", {LegalReason.OVERTRUMP}, lower_trump),
+    ("called_suit_lead", {LegalReason.CALLED_SUIT_BAN}, lambda m, b, legal: any_of(m)),
+]
+
+
+@pytest.mark.parametrize(("code", "reasons", "pick"), PLAY_FAULTS, ids=[f[0] for f in PLAY_FAULTS])
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("with_hands", [True, False], ids=["hands", "inferred"])
+def test_illegal_card_is_the_first_violation(
+    client: FlaskClient, code: str, reasons: set[LegalReason], pick: Any, players: int, with_hands: bool
+) -> None:
+    if code == "called_suit_lead" and players != 5:
+        pytest.skip("the called-suit ban is a five-player rule")
+    found = 0
+    for seed in range(60):
+        injected = inject_illegal(random_deal(seed, players), reasons, pick, keep_winners=not with_hands)
+        if injected is None:
+            continue
+        deal, trick, seat = injected
+        if not with_hands:
+            del deal["hands"], deal["dog"]
+        answer = evaluate(client, deal)
+        assert not answer["valid"]
+        assert answer["score"] is None
+        first = answer["violations"][0]
+        assert (first["code"], first["trick"], first["seat"]) == (code, trick, seat), answer["violations"][:2]
+        assert first["legal"] and first["card"] not in first["legal"]
+        found += 1
+        if found == 5:
+            break
+    assert found, "no deal offered this fault"
+
+
+def _first_with(players: int, cond: Callable[[Deal], bool]) -> Deal:
+    for seed in range(500):
+        deal = random_deal(seed, players)
+        if cond(deal):
+            return deal
+    raise AssertionError("no such deal")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+class TestStructuralFaults:
+    def first(self, client: FlaskClient, deal: Deal) -> dict[str, Any]:
+        answer = evaluate(client, deal)
+        assert not answer["valid"]
+        assert answer["score"] is None
+        return answer["violations"][0]  # type: ignore[no-any-return]
+
+    def test_hand_size(self, client: FlaskClient, players: int) -> None:
+        deal = random_deal(1, players)
+        deal["hands"][1].append(deal["hands"][0].pop())
+        deal["plays"] = []
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"], v["trick"]) == ("hand_size", 0, None)
+
+    def test_duplicate_card(self, client: FlaskClient, players: int) -> None:
+        deal = random_deal(2, players)
+        deal["hands"][1][0] = deal["hands"][0][0]
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"]) == ("duplicate_card", 1)
+
+    def test_card_not_in_hand(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
+        i = len(deal["plays"]) // 2 + 1
+        t, _pos, seat, _, _ = positions(deal)[i]
+        deal["plays"][i] = deal["discard"][0]
+        v = self.first(client, deal)
+        assert (v["code"], v["trick"], v["seat"]) == ("card_not_in_hand", t, seat)
+
+    def test_wrong_leader(self, client: FlaskClient, players: int) -> None:
+        deal = random_deal(3, players)
+        n, k = players, 4
+        trick = deal["plays"][k * n : (k + 1) * n]
+        deal["plays"][k * n : (k + 1) * n] = trick[1:] + trick[:1]
+        leader = positions(deal)[k * n][2]
+        v = self.first(client, deal)
+        assert (v["code"], v["trick"], v["seat"]) == ("wrong_leader", k, (leader + 1) % n)
+
+    def test_plays_length(self, client: FlaskClient, players: int) -> None:
+        deal = random_deal(4, players)
+        deal["plays"].append(deal["plays"][0])
+        v = self.first(client, deal)
+        assert v["code"] == "plays_length"
+
+    def test_discard_king_or_bout(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(
+            players, lambda d: d["contract"] in ("prise", "garde") and any(c[0] == "K" for c in d["hands"][d["taker"]])
+        )
+        king = next(c for c in deal["hands"][deal["taker"]] if c.startswith("K"))
+        old = deal["discard"][0]
+        deal["discard"][0] = king
+        deal["plays"][deal["plays"].index(king)] = old
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"], v["card"]) == ("discard_king_or_bout", deal["taker"], king)
+
+    def test_discard_size(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
+        deal["discard"].pop()
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"]) == ("discard_size", deal["taker"])
+
+    def test_discard_not_held(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
+        other = (deal["taker"] + 1) % players
+        card = next(c for c in deal["hands"][other] if not c.startswith("K") and not c.endswith("T") and c != "EX")
+        deal["discard"][0] = card
+        v = self.first(client, deal)
+        assert (v["code"], v["card"]) == ("discard_not_held", card)
+
+    def test_discard_trump(self, client: FlaskClient, players: int) -> None:
+        def fits(d: Deal) -> bool:
+            taker = d["hands"][d["taker"]] + d["dog"]
+            return (
+                d["contract"] in ("prise", "garde")
+                and not any(c.endswith("T") for c in d["discard"])
+                and any(c.endswith("T") and c not in ("1T", "21T") for c in taker)
+            )
+
+        deal = _first_with(players, fits)
+        full = deal["hands"][deal["taker"]] + deal["dog"]
+        trump = next(c for c in full if c.endswith("T") and c not in ("1T", "21T"))
+        old = deal["discard"][0]
+        deal["discard"][0] = trump
+        deal["plays"][deal["plays"].index(trump)] = old
+        v = self.first(client, deal)
+        assert (v["code"], v["card"]) == ("discard_trump", trump)
+
+    def test_poignee_size(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: bool(d["poignees"]))
+        p = deal["poignees"][0]
+        p["cards"] = p["cards"][:-1]
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"]) == ("poignee_size", p["seat"])
+
+    def test_poignee_card(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: bool(d["poignees"]))
+        p = deal["poignees"][0]
+        held = {c for i, h in enumerate(deal["hands"]) if i == p["seat"] for c in h}
+        p["cards"][0] = next(f"{k}T" for k in range(1, 22) if f"{k}T" not in held and f"{k}T" not in deal["dog"])
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"]) == ("poignee_card", p["seat"])
+
+    def test_poignee_duplicate(self, client: FlaskClient, players: int) -> None:
+        deal = _first_with(players, lambda d: bool(d["poignees"]))
+        deal["poignees"].append(copy.deepcopy(deal["poignees"][0]))
+        v = self.first(client, deal)
+        assert (v["code"], v["seat"]) == ("poignee_duplicate", deal["poignees"][0]["seat"])
+
+
+def test_poignee_excuse_only_without_another_trump(client: FlaskClient) -> None:
+    deck = [format_card(c) for c in range(78)]
+    trumps = [f"{k}T" for k in range(1, 22)]
+    seat1 = ["EX", *trumps[:11], *deck[:6]]
+    rest = [c for c in deck if c not in seat1]
+    hands = [rest[:18], seat1, rest[18:36], rest[36:54]]
+    deal = {
+        "players": 4,
+        "dealer": 3,
+        "hands": hands,
+        "dog": rest[54:],
+        "contract": "garde_sans",
+        "taker": 0,
+        "plays": [],
+    }
+    # Ten cards with the Excuse while two trumps stay hidden: the Excuse may not stand in.
+    shown = {"seat": 1, "cards": [*trumps[:9], "EX"]}
+    v = evaluate(client, {**deal, "poignees": [shown]})["violations"][0]
+    assert (v["code"], v["seat"]) == ("poignee_excuse", 1)
+    answer = evaluate(client, {**deal, "poignees": [{"seat": 1, "cards": trumps[:10]}]})
+    assert answer["valid"] and answer["poignees"] == [{"seat": 1, "side": "defence", "size": "simple"}]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_3_petit_sec_deal_is_redealt(client: FlaskClient, players: int) -> None:
+    table = TABLES[players]
+    deck = [format_card(c) for c in range(78)]
+
+    def deal_with(seat0: list[str]) -> dict[str, Any]:
+        rest = [c for c in deck if c not in seat0]
+        size = table.hand_size
+        hands = [seat0] + [rest[i * size : (i + 1) * size] for i in range(players - 1)]
+        base = {
+            "players": players,
+            "dealer": players - 1,
+            "hands": hands,
+            "dog": rest[(players - 1) * size :],
+            "plays": [],
+        }
+        return base | ({"called_card": "KC"} if players == 5 else {})
+
+    base = deal_with(["1T", *deck[: table.hand_size - 1]])
+    answer = evaluate(client, {**base, "bids": ["pass"] * players})
+    assert (answer["status"], answer["redeal_reason"], answer["valid"]) == ("redeal", "petit_sec", True)
+    answer = evaluate(client, {**base, "contract": "garde_sans", "taker": 1})
+    v = answer["violations"][0]
+    assert (v["code"], v["seat"], v["trick"]) == ("petit_sec", 0, None)
+    # With the Excuse beside it the Petit is not sec, unless the variant says so.
+    base = deal_with(["1T", "EX", *deck[: table.hand_size - 2]])
+    assert evaluate(client, {**base, "contract": "garde_sans", "taker": 1})["valid"]
+    flagged = evaluate(
+        client, {**base, "contract": "garde_sans", "taker": 1, "rules": {"petit_sec_ignores_excuse": True}}
+    )
+    assert flagged["violations"][0]["code"] == "petit_sec"
+
+
+@pytest.mark.parametrize(
+    ("bids", "code", "seat"),
+    [
+        (["garde", "prise", "pass", "pass"], "bid_not_higher", 2),
+        (["prise", "prise", "pass", "pass"], "bid_not_higher", 2),
+        (["prise", "pass", "pass"], "bid_order", None),
+    ],
+)
+def test_3_bidding(client: FlaskClient, bids: list[str], code: str, seat: int | None) -> None:
+    deal = random_deal(6, 4)
+    deal["dealer"] = 0
+    body = {**deal, "bids": bids, "contract": None, "taker": None, "plays": [], "discard": None, "poignees": []}
+    v = evaluate(client, body)["violations"][0]
+    assert (v["code"], v["seat"]) == (code, seat)
+
+
+def test_3_bids_decide_taker_and_contract(client: FlaskClient) -> None:
+    deal = random_deal(6, 4)
+    deal["dealer"] = 3
+    body = {
+        **deal,
+        "bids": ["pass", "prise", "pass", "garde_sans"],
+        "contract": None,
+        "taker": None,
+        "plays": [],
+        "discard": [],
+        "poignees": [],
+    }
+    answer = evaluate(client, body)
+    assert (answer["taker"], answer["contract"], answer["status"]) == (3, "garde_sans", "in_progress")
+    assert evaluate(client, {**body, "bids": ["pass"] * 4})["status"] == "redeal"
+
+
+def test_5_bad_call(client: FlaskClient) -> None:
+    deal = _first_with(5, lambda d: sum(c.startswith("K") for c in d["hands"][d["taker"]]) < 4)
+    deal["called_card"] = "Q" + deal["called_card"][1:]
+    v = evaluate(client, deal)["violations"][0]
+    assert (v["code"], v["seat"]) == ("bad_call", deal["taker"])
