@@ -22,6 +22,17 @@ def golden(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+DEAL_FIELDS = (
+    "players", "dealer", "hands", "dog", "contract", "taker",
+    "called_card", "discard", "chelem_announced", "poignees", "plays",
+)  # fmt: skip
+
+
+def deal_request(deal: dict[str, Any]) -> dict[str, Any]:
+    """The evaluate request of a golden or generated deal (its record fields only)."""
+    return {k: deal[k] for k in DEAL_FIELDS}
+
+
 @pytest.fixture(scope="session")
 def app() -> Flask:
     return create_app({"TESTING": True})

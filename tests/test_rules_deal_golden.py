@@ -7,26 +7,13 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import golden
+from .conftest import deal_request, golden
 
 DEALS = golden("deals.jsonl")
-FIELDS = (
-    "players",
-    "dealer",
-    "hands",
-    "dog",
-    "contract",
-    "taker",
-    "called_card",
-    "discard",
-    "chelem_announced",
-    "poignees",
-    "plays",
-)
 
 
 def request_of(deal: dict[str, Any], *, with_hands: bool = True) -> dict[str, Any]:
-    body = {k: deal[k] for k in FIELDS}
+    body = deal_request(deal)
     if not with_hands:
         del body["hands"], body["dog"]
     return body
