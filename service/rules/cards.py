@@ -36,6 +36,7 @@ class Suit(IntEnum):
 
 
 _SUIT_CODES: Final = ("S", "H", "D", "C", "T")
+PLAIN_SUITS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _RANK_CODES: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
 
 DECK_SIZE: Final = 78
@@ -92,7 +93,7 @@ EXCUSE_BIT: Final[CardMask] = 1 << EXCUSE
 FULL_DECK: Final[CardMask] = (1 << DECK_SIZE) - 1
 OUDLERS: Final[CardMask] = (1 << PETIT) | (1 << MONDE) | EXCUSE_BIT
 """The three bouts: the 21, the Petit and the Excuse."""
-KINGS: Final[CardMask] = sum(1 << suit_card(s, KING) for s in Suit if s is not Suit.TRUMPS)
+KINGS: Final[CardMask] = sum(1 << suit_card(s, KING) for s in PLAIN_SUITS)
 
 TRUMPS_ABOVE: Final[tuple[CardMask, ...]] = tuple(
     (TRUMPS & ~((2 << c) - 1)) if SUIT_OF[c] is Suit.TRUMPS else 0 for c in range(DECK_SIZE)

@@ -17,6 +17,8 @@ from .cards import (
     EXCUSE,
     EXCUSE_BIT,
     FULL_DECK,
+    JACK,
+    KING,
     KINGS,
     OUDLERS,
     PETIT,
@@ -31,7 +33,9 @@ from .cards import (
     half_points_of,
     iter_cards,
     mask_of,
+    suit_card,
 )
+from .cards import PLAIN_SUITS as SUITS
 from .play import LegalReason, led_suit, legal_cards, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
@@ -383,8 +387,8 @@ def _play_hands(deal: _Deal, dealt: list[CardMask] | None, contract: Contract, t
         leader = _first_leader(r, taker)
         for i, card in enumerate(r.plays[: n * deal.table.tricks]):
             trick, pos = divmod(i, n)
-            # Without hands, seats follow from the winners, which the replay recomputes; the
-            # first pass attributes cards by position from each trick's winner.
+            # Each trick is led by the previous one's winner; the chelem exception concerns
+            # only the last trick, which leads nothing, so plain trick_winner is enough here.
             if pos == 0 and trick:
                 previous = r.plays[(trick - 1) * n : trick * n]
                 index = trick_winner(previous)
@@ -416,8 +420,8 @@ def _check_call(deal: _Deal, dealt: list[CardMask] | None, taker: int) -> None:
     if r.players != 5 or r.called_card is None or dealt is None:
         return
     hand = dealt[taker]
-    lowest_allowed = 14
-    while lowest_allowed > 11 and all(hand >> (s * 14 + lowest_allowed - 1) & 1 for s in range(4)):
+    lowest_allowed = KING
+    while lowest_allowed > JACK and all(hand >> suit_card(s, lowest_allowed) & 1 for s in SUITS):
         lowest_allowed -= 1
     rank = RANK_OF[r.called_card]
     if rank < lowest_allowed:
