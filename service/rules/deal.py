@@ -222,7 +222,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     partner = _partner(deal, dealt or hands, taker)
     attack = (taker,) if partner is None else tuple(sorted({taker, partner}))
     _check_call(deal, dealt, taker)
-    discard = _check_discard(deal, dealt, contract, taker)
+    discard = _check_discard(deal, dealt, hands, contract, taker)
     poignees = _check_poignees(deal, hands, taker, attack)
 
     tricks, next_play = _replay(deal, hands, taker, attack)
@@ -433,7 +433,9 @@ def _check_call(deal: _Deal, dealt: list[CardMask] | None, taker: int) -> None:
         )
 
 
-def _check_discard(deal: _Deal, dealt: list[CardMask] | None, contract: Contract, taker: int) -> CardMask:
+def _check_discard(
+    deal: _Deal, dealt: list[CardMask] | None, hands: Sequence[CardMask], contract: Contract, taker: int
+) -> CardMask:
     """The écart (§4): its size, cards held, no king or oudler, trumps only when unavoidable."""
     r, table = deal.record, deal.table
     discard = mask_of(r.discard or ())
@@ -449,10 +451,8 @@ def _check_discard(deal: _Deal, dealt: list[CardMask] | None, contract: Contract
         return 0
     if len(r.discard) != table.dog_size or count(discard) != len(r.discard):
         deal.fault("discard_size", f"The discard holds {len(r.discard)} cards, not {table.dog_size}.", seat=taker)
-    if dealt is not None:
-        available = dealt[taker] | mask_of(r.dog or ())
-    else:
-        available = _play_hands(deal, None, contract, taker)[taker] | discard
+    # Hand and dog as the taker saw them; without dealt hands, what he played and discarded.
+    available = dealt[taker] | mask_of(r.dog or ()) if dealt is not None else hands[taker] | discard
     for card in iter_cards(discard & ~available):
         deal.fault(
             "discard_not_held", f"{format_card(card)} is not in the taker's hand or the dog.", seat=taker, card=card
