@@ -6,7 +6,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from . import evaluate as _evaluate  # noqa: F401  (adds POST /v1/deals/evaluate to scoring.blp)
-from . import ops, problems, scoring, tricks
+from . import ops, problems, requestid, scoring, tricks
 from .fields import CARD_COMPONENTS, card_reference
 from .responses import ProblemSchema
 
@@ -57,3 +57,4 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(scoring.blp)
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     problems.register(app)
+    requestid.register(app)

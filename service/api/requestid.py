@@ -1,0 +1,31 @@
+"""Request ids: taken from ``X-Request-ID`` when the client sends a sane one, else made here,
+and echoed on the answer so a client's logs and ours can be joined."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from flask import Flask, Response, g, request
+
+HEADER = "X-Request-ID"
+_SANE = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
+
+
+def current() -> str:
+    """The id of the request being served."""
+    rid: str | None = g.get("request_id")
+    if rid is None:
+        sent = request.headers.get(HEADER, "")
+        rid = sent if _SANE.fullmatch(sent) else uuid.uuid4().hex
+        g.request_id = rid
+    return rid
+
+
+def _echo(response: Response) -> Response:
+    response.headers[HEADER] = current()
+    return response
+
+
+def register(app: Flask) -> None:
+    app.after_request(_echo)
