@@ -228,3 +228,13 @@ def test_9_points_bounds(oudlers: int) -> None:
     low, high = points_bounds_half(oudlers)
     assert low == max(0, 9 * oudlers - 1)
     assert high == 182 - max(0, 9 * (3 - oudlers) - 1)
+
+
+def test_3_pousse_is_garde_only_under_its_variant() -> None:
+    from service.rules.scoring import contract_named
+    from service.rules.variants import Rules
+
+    assert contract_named("garde_sans") is Contract.GARDE_SANS
+    assert contract_named("pousse", Rules(pousse_alias=True)) is Contract.GARDE
+    with pytest.raises(ValueError, match="pousse"):
+        contract_named("pousse")

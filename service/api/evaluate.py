@@ -8,14 +8,15 @@ from marshmallow import fields, validate, validates_schema
 
 from service.rules.cards import CardMask, cards_of
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
-from service.rules.scoring import Contract, PoigneeSize, Side
+from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_named
 
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
 from .fields import CardField, StrictBoolean, StrictInteger, StrictString
 from .responses import documented_errors
-from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, dump_score, parse_contract
+from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
-BIDS = ["pass", *CONTRACT_NAMES, "pousse"]
+PASS = "pass"
+BIDS = [PASS, *CONTRACT_NAMES, POUSSE]
 
 
 def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
@@ -53,9 +54,9 @@ class EvaluateRequest(StrictSchema):
     contract = StrictString(
         allow_none=True,
         load_default=None,
-        validate=validate.OneOf([*CONTRACT_NAMES, "pousse"]),
+        validate=validate.OneOf([*CONTRACT_NAMES, POUSSE]),
         metadata={
-            "enum": [*CONTRACT_NAMES, "pousse", None],
+            "enum": [*CONTRACT_NAMES, POUSSE, None],
             "description": "The contract (with `taker`), or give `bids`.",
         },
     )
@@ -89,10 +90,10 @@ class EvaluateRequest(StrictSchema):
         elif (data["contract"] is None) != (data["taker"] is None):
             errors.add(("taker" if data["taker"] is None else "contract",), "required", "Give both or neither.")
         if data["contract"] is not None:
-            parse_contract(data["contract"], data["rules"].pousse_alias, errors, ("contract",))
+            check_contract(data["contract"], data["rules"], errors, ("contract",))
         for i, bid in enumerate(data["bids"] or ()):
-            if bid == "pousse":
-                parse_contract(bid, data["rules"].pousse_alias, errors, ("bids", i))
+            if bid != PASS:
+                check_contract(bid, data["rules"], errors, ("bids", i))
         if data["called_card"] is not None and n != 5:
             errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
         if data["called_card"] is None and n == 5:
@@ -103,12 +104,8 @@ class EvaluateRequest(StrictSchema):
 
 
 def record_of(req: dict[str, Any]) -> DealRecord:
-    alias = req["rules"].pousse_alias
-
     def contract(name: str | None) -> Contract | None:
-        if name is None or name == "pass":
-            return None
-        return Contract.GARDE if name == "pousse" and alias else Contract(name)
+        return None if name is None or name == PASS else contract_named(name, req["rules"])
 
     def opt(cards: list[int] | None) -> tuple[int, ...] | None:
         return None if cards is None else tuple(cards)

@@ -7,15 +7,18 @@ from typing import Any
 from marshmallow import fields, validate, validates_schema
 
 from service.rules.scoring import (
+    POUSSE,
     TOTAL_HALF,
     Contract,
     PoigneeSize,
     Score,
     Side,
     Summary,
+    contract_named,
     points_bounds_half,
     score,
 )
+from service.rules.variants import Rules
 
 from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from .fields import HalfPoints, StrictBoolean, StrictInteger, StrictString
@@ -31,7 +34,7 @@ CONTRACT_NAMES = [c.value for c in Contract]
 def contract_field() -> StrictString:
     return StrictString(
         required=True,
-        validate=validate.OneOf([*CONTRACT_NAMES, "pousse"]),
+        validate=validate.OneOf([*CONTRACT_NAMES, POUSSE]),
         metadata={
             "description": "prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. "
             "`pousse` (another name for garde) only with `rules.pousse_alias`."
@@ -39,14 +42,12 @@ def contract_field() -> StrictString:
     )
 
 
-def parse_contract(name: str, pousse_alias: bool, errors: Errors, path: tuple[str | int, ...]) -> Contract | None:
-    """The contract named on the wire; a fault (and ``None``) for `pousse` without the alias."""
-    if name == "pousse":
-        if pousse_alias:
-            return Contract.GARDE
-        errors.add(path, "pousse_not_enabled", "`pousse` is not an FFT contract; set rules.pousse_alias to accept it.")
-        return None
-    return Contract(name)
+def check_contract(name: str, rules: Rules, errors: Errors, path: tuple[str | int, ...]) -> None:
+    """Record a fault when the rules in force do not know the contract ``name``."""
+    try:
+        contract_named(name, rules)
+    except ValueError as exc:
+        errors.add(path, "pousse_not_enabled", str(exc))
 
 
 def side_field(description: str) -> StrictString:
@@ -119,7 +120,7 @@ class ScoreRequest(StrictSchema):
                 errors.add(("partner",), "partner_not_allowed", "Only a five-player taker has a partner.")
             else:
                 seat_error(errors, ("partner",), data["partner"], players)
-        parse_contract(data["contract"], data["rules"].pousse_alias, errors, ("contract",))
+        check_contract(data["contract"], data["rules"], errors, ("contract",))
         low, high = points_bounds_half(data["oudlers"])
         if not low <= data["points"] <= high:
             errors.add(
@@ -138,12 +139,9 @@ class ScoreRequest(StrictSchema):
 
 
 def summary_of(req: dict[str, Any]) -> Summary:
-    errors = Errors()
-    contract = parse_contract(req["contract"], req["rules"].pousse_alias, errors, ("contract",))
-    assert contract is not None  # refused at validation otherwise
     return Summary(
         players=req["players"],
-        contract=contract,
+        contract=contract_named(req["contract"], req["rules"]),
         taker=req["taker"],
         partner=req["partner"],
         points_half=req["points"],

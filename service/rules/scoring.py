@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Final
 
 from .table import TABLES
+from .variants import FFT, Rules
 
 
 class Contract(StrEnum):
@@ -43,6 +44,19 @@ class Contract(StrEnum):
     def dog_to_taker(self) -> bool:
         """Prise and garde: the dog is shown, taken into the hand, and a discard (écart) made."""
         return self in (Contract.PRISE, Contract.GARDE)
+
+
+POUSSE: Final = "pousse"
+"""Not an FFT contract: another name for garde, accepted only under ``Rules.pousse_alias``."""
+
+
+def contract_named(name: str, rules: Rules = FFT) -> Contract:
+    """The contract a bid names (§3); :class:`ValueError` for "pousse" unless the variant allows it."""
+    if name == POUSSE:
+        if rules.pousse_alias:
+            return Contract.GARDE
+        raise ValueError("`pousse` is not an FFT contract; set rules.pousse_alias to accept it.")
+    return Contract(name)
 
 
 MULTIPLIERS: Final = {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
