@@ -60,6 +60,8 @@ def test_chelem_both_terms(client: FlaskClient) -> None:
         ({"points": 41.25}, "/points", "half_point_grid"),
         ({"points": 91.5}, "/points", "range"),
         ({"points": -1}, "/points", "range"),
+        ({"points": -1.7976931348623157e308}, "/points", "range"),
+        ({"points": 1e308}, "/points", "range"),
         ({"points": "41"}, "/points", "type"),
         ({"oudlers": 4}, "/oudlers", "range"),
         ({"partner": 1}, "/partner", "partner_not_allowed"),

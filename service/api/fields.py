@@ -6,6 +6,7 @@ OpenAPI spec (enums of codes), so the schemas stay the single source of the cont
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -113,6 +114,8 @@ class HalfPoints(fields.Number[float]):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid")
         doubled = value * 2
+        if not math.isfinite(doubled):  # 1e308 doubles to infinity, which int() refuses
+            raise ValidationError(Coded("range", "Card points run from 0 to 91."))
         if doubled != int(doubled):
             raise ValidationError(Coded("half_point_grid", "Card points come in steps of 0.5."))
         return int(doubled)
