@@ -72,11 +72,20 @@ def test_excuse_last_trick_variant(client: FlaskClient) -> None:
 
 def test_excuse_chelem_variant_requires_announce(client: FlaskClient) -> None:
     deal = next(
-        d for d in golden("deals.jsonl") if "excuse-led-last-in-chelem" in d["notes"] and not d["chelem_announced"]
+        d
+        for d in golden("deals.jsonl")
+        if "excuse-led-last-in-chelem" in d["notes"] and not d["chelem_announced"] and d["players"] < 5
     )
+    fft = client.post(PATH, json=body_of(deal)).get_json()
+    assert (fft["excuse"]["outcome"], fft["chelem"]["made_by"]) == ("took_last_trick", "attack")
     answer = client.post(PATH, json=body_of(deal) | {"rules": {"excuse_chelem_requires_announce": True}}).get_json()
-    assert answer["excuse"]["outcome"] != "took_last_trick"
-    assert answer["tricks"][-1]["winner"] not in answer["attack"] or answer["chelem"]["made_by"] is None
+    # Unannounced: the taker's led Excuse no longer takes the last trick; a defender wins it,
+    # the Excuse changes side and the chelem is lost.
+    assert answer["excuse"]["outcome"] == "changed_side"
+    assert answer["excuse"]["kept_by"] == "defence"
+    assert answer["tricks"][-1]["winner"] not in answer["attack"]
+    assert answer["chelem"]["made_by"] is None
+    assert answer["points"]["attack"] < fft["points"]["attack"]
 
 
 @pytest.mark.parametrize(

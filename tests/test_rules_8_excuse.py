@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.cards import EXCUSE, parse_card
+from service.rules.cards import parse_card
 from service.rules.deal import ExcuseOutcome, Trick, settle_excuse
 from service.rules.scoring import Side
 from service.rules.variants import ExcuseLastTrick, Rules
@@ -90,4 +90,3 @@ def test_8_3_and_8_4_last_trick(tricks: list[Trick], rules: Rules, outcome: Excu
 
 def test_not_played() -> None:
     assert settle_excuse([trick(0, "KS 1S 2S", 0)], SIDES) is None
-    assert parse_card("EX") == EXCUSE

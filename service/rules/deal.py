@@ -114,6 +114,10 @@ class Trick:
     winner: int | None
     """``None`` until a card other than the Excuse is played."""
 
+    def seat_of(self, card: Card, players: int) -> int:
+        """The seat that played ``card`` to this trick."""
+        return (self.leader + self.cards.index(card)) % players
+
 
 @dataclass(frozen=True, slots=True)
 class ExcuseExchange:
@@ -151,24 +155,26 @@ class NextPlay:
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
+    """The verdict on a deal. A redeal fills only the first four fields and ``redeal_reason``."""
+
     status: Status
     valid: bool
     violations: tuple[Violation, ...]
-    taker: int | None
-    contract: Contract | None
-    partner: int | None
-    attack: tuple[int, ...]
-    tricks: tuple[Trick, ...]
-    excuse: ExcuseSettlement | None
-    points_half: tuple[int, int] | None
-    """Card points of the attack and the defence after the Excuse settlement (complete deals)."""
-    oudlers: tuple[int, int] | None
-    petit_au_bout: Side | None
     chelem_announced: bool
-    chelem_made_by: Side | None
-    poignees: tuple[PoigneeResult, ...]
-    score: Score | None
-    next: NextPlay | None
+    taker: int | None = None
+    contract: Contract | None = None
+    partner: int | None = None
+    attack: tuple[int, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    excuse: ExcuseSettlement | None = None
+    points_half: tuple[int, int] | None = None
+    """Card points of the attack and the defence after the Excuse settlement (complete deals)."""
+    oudlers: tuple[int, int] | None = None
+    petit_au_bout: Side | None = None
+    chelem_made_by: Side | None = None
+    poignees: tuple[PoigneeResult, ...] = ()
+    score: Score | None = None
+    next: NextPlay | None = None
     redeal_reason: str | None = None
 
 
@@ -287,20 +293,7 @@ def _redeal(deal: _Deal, reason: str) -> Evaluation:
         status=Status.REDEAL,
         valid=not deal.violations,
         violations=tuple(deal.violations),
-        taker=None,
-        contract=None,
-        partner=None,
-        attack=(),
-        tricks=(),
-        excuse=None,
-        points_half=None,
-        oudlers=None,
-        petit_au_bout=None,
         chelem_announced=r.chelem_announced,
-        chelem_made_by=None,
-        poignees=(),
-        score=None,
-        next=None,
         redeal_reason=reason,
     )
 
@@ -706,7 +699,7 @@ def settle_excuse(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules
         if EXCUSE not in t.cards:
             continue
         assert t.winner is not None
-        seat = (t.leader + t.cards.index(EXCUSE)) % len(t.cards)
+        seat = t.seat_of(EXCUSE, len(t.cards))  # complete tricks: one card per seat
         owner = side_of[seat]
         winner = side_of[t.winner]
         if index == last:
@@ -748,7 +741,7 @@ def _settle_excuse(
 def _excuse_so_far(tricks: Sequence[Trick], attack: Sequence[int], n: int) -> ExcuseSettlement:
     for index, t in enumerate(tricks):
         if EXCUSE in t.cards:
-            seat = (t.leader + t.cards.index(EXCUSE)) % n
+            seat = t.seat_of(EXCUSE, n)
             return ExcuseSettlement(
                 ExcuseOutcome.RETURNED, seat, index, Side.ATTACK if seat in attack else Side.DEFENCE
             )

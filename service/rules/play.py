@@ -115,20 +115,13 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     """
     best = -1
     best_trump = False
-    best_rank = -1
-    suit: Suit | None = None
+    best_rank = 0  # every real card outranks it; the Excuse is skipped
+    suit = led_suit(trick)
     for index, card in enumerate(trick):
         card_suit = SUIT_OF[card]
-        if card_suit is None:
-            continue
         if card_suit is Suit.TRUMPS:
             if not best_trump or RANK_OF[card] > best_rank:
                 best, best_trump, best_rank = index, True, RANK_OF[card]
-        elif suit is None:
-            suit = card_suit
+        elif card_suit is not None and card_suit is suit and not best_trump and RANK_OF[card] > best_rank:
             best, best_rank = index, RANK_OF[card]
-        elif not best_trump and card_suit is suit and RANK_OF[card] > best_rank:
-            best, best_rank = index, RANK_OF[card]
-        if suit is None:
-            suit = card_suit
     return None if best < 0 else best
