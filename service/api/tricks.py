@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import validate, validates_schema
 
 from service.rules.cards import Suit, cards_of, is_trump, mask_of
-from service.rules.play import LegalReason, led_suit, legal_cards, trick_winner
+from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from service.rules.table import TABLES
 
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
@@ -99,7 +99,7 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     Excuse always playable) and, on the deal's first trick at five players, the called-suit
     lead ban of §5.
     """
-    banned = req["called_card"] if req["first_trick"] and req["rules"].called_suit_lead_ban else None
+    banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
     return {"legal": cards_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
 

@@ -36,7 +36,7 @@ from .cards import (
     suit_card,
 )
 from .cards import PLAIN_SUITS as SUITS
-from .play import LegalReason, led_suit, legal_cards, trick_winner
+from .play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
@@ -535,7 +535,6 @@ def _replay(
     r, table, n = deal.record, deal.table, deal.record.players
     hands = list(hands)
     hands_known = r.hands is not None
-    ban = r.called_card if n == 5 and r.rules.called_suit_lead_ban and r.called_card is not None else None
     plays = r.plays
     limit = n * table.tricks
     if len(plays) > limit:
@@ -566,7 +565,8 @@ def _replay(
                 code = "duplicate_card" if played >> card & 1 and not hands_known else "card_not_in_hand"
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
             else:
-                legal = legal_cards(hand, cards[:pos], banned_lead=ban if index == 0 else None)
+                ban = opening_ban(r.called_card, r.rules, first_trick=index == 0)
+                legal = legal_cards(hand, cards[:pos], banned_lead=ban)
                 if not legal.cards >> card & 1:
                     _illegal_card(deal, index, seat, card, cards[:pos], hand, legal.cards, legal.reason)
             hands[seat] &= ~(1 << card)
@@ -584,7 +584,8 @@ def _replay(
         legal_mask = None
         if hands_known:
             opening = len(tricks) <= 1 and (not tricks or len(tricks[0].cards) < n)
-            legal_mask = legal_cards(hands[seat], current, banned_lead=ban if opening else None).cards
+            ban = opening_ban(r.called_card, r.rules, first_trick=opening)
+            legal_mask = legal_cards(hands[seat], current, banned_lead=ban).cards
         next_play = NextPlay(seat, legal_mask)
     return tricks, next_play
 

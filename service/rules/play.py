@@ -24,6 +24,7 @@ from .cards import (
     CardMask,
     Suit,
 )
+from .variants import Rules
 
 
 class LegalReason(StrEnum):
@@ -68,6 +69,14 @@ def highest_trump(trick: Sequence[Card]) -> Card | None:
         if SUIT_OF[card] is Suit.TRUMPS and (best is None or card > best):
             best = card
     return best
+
+
+def opening_ban(called_card: Card | None, rules: Rules, *, first_trick: bool) -> Card | None:
+    """The card whose suit the opening lead may not be in (§5), or ``None`` where no ban applies:
+    after the first trick, with no called card (three and four players), or with the ban off."""
+    if not first_trick or called_card is None or not rules.called_suit_lead_ban:
+        return None
+    return called_card
 
 
 def legal_cards(hand: CardMask, trick: Sequence[Card], *, banned_lead: Card | None = None) -> Legal:
