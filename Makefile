@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export PORT
 
-.PHONY: run test lint typecheck spec unit lock clean
+.PHONY: run test lint typecheck spec unit browser lock clean
 
 $(STAMP): requirements/dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,12 @@ $(STAMP): requirements/dev.lock
 run: $(STAMP)
 	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
 
-test: lint typecheck unit
+test: lint typecheck browser unit
+
+# The /docs test drives Debian's Chromium; it is installed where this user may, and the test
+# says how to get it (and is skipped) where it cannot be.
+browser:
+	-@scripts/ensure-packages chromium
 
 lint: $(STAMP)
 	$(BIN)/ruff check service tests

@@ -4,8 +4,10 @@
 from the environment (see the README's Deploy section).
 """
 
-import json
 import os
+import shutil
+import signal
+import tempfile
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 
@@ -20,6 +22,10 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 keepalive = 5
 
+# After SIGTERM a worker keeps serving this long with /readyz answering 503, so that load
+# balancers polling readiness stop sending traffic before the sockets close.
+drain_seconds = float(os.environ.get("DRAIN_SECONDS", "5"))
+
 # Heartbeat files on tmpfs: a disk-backed /tmp can stall workers under I/O pressure, and the
 # image's root filesystem is read-only.
 worker_tmp_dir = "/dev/shm"
@@ -27,19 +33,60 @@ worker_tmp_dir = "/dev/shm"
 # The service needs no run-time control channel; no socket file is left behind.
 control_socket_disable = True
 
-# Structured access log on stdout, one JSON object per request.
+# JSON lines on stdout, access and error logs alike (service.logs).
+logger_class = "service.logs.JsonGunicornLogger"
 accesslog = "-"
 errorlog = "-"
-access_log_format = json.dumps(
-    {
-        "time": "%(t)s",
-        "remote": "%(h)s",
-        "method": "%(m)s",
-        "path": "%(U)s",
-        "status": "%(s)s",
-        "bytes": "%(B)s",
-        "duration_us": "%(D)s",
-        "request_id": "%({x-request-id}o)s",
-        "user_agent": "%(a)s",
-    }
-)
+loglevel = os.environ.get("LOG_LEVEL", "info")
+
+# Prometheus multiprocess mode: each worker writes its samples to files in this directory and
+# /metrics sums them, so the counts are right whichever worker answers the scrape. The
+# variable must be set before any worker imports prometheus_client. This file is read again
+# on SIGHUP; the directory chosen the first time is kept.
+_OWN_METRICS_DIR = "_TAROT_OWN_METRICS_DIR"
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tarot-metrics-")
+    os.environ[_OWN_METRICS_DIR] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+
+
+def on_starting(server):
+    """Create the metrics directory and wipe it: a previous run's files would add to our counts."""
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    os.makedirs(directory, exist_ok=True)
+    for entry in os.scandir(directory):
+        if entry.is_file() and entry.name.endswith(".db"):
+            os.unlink(entry.path)
+
+
+def child_exit(server, worker):
+    """Drop a dead worker's live gauges; its counters stay in the totals."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    """Remove the metrics directory if this server made it."""
+    own = os.environ.get(_OWN_METRICS_DIR)
+    if own:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def post_worker_init(worker):
+    """Drain on SIGTERM: answer /readyz with 503 for ``drain_seconds``, then stop.
+
+    gunicorn's own handler stops the worker at once, after the request in hand; requests that
+    a load balancer still routes here in the meantime would be refused.
+    """
+
+    def drain(signum, frame):
+        worker.wsgi.config["DRAINING"] = True
+        if drain_seconds <= 0:
+            worker.handle_exit(signum, frame)
+            return
+        signal.signal(signal.SIGALRM, worker.handle_exit)
+        signal.setitimer(signal.ITIMER_REAL, drain_seconds)
+
+    signal.signal(signal.SIGTERM, drain)
+    # As gunicorn does: a signal must not interrupt the system call of a request in progress.
+    signal.siginterrupt(signal.SIGTERM, False)

@@ -7,6 +7,7 @@ layer; :func:`create_app` builds the Flask application that gunicorn serves thro
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,12 +20,15 @@ leaves room for any legitimate request, whitespace included, and refuses floods 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the application; ``config`` overrides Flask settings (tests use it)."""
-    from .api import init_app
+    from .api import init_app, requestid
     from .api.jsonio import OrjsonProvider
+    from .logs import configure_app_logging
 
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["LOG_LEVEL"] = os.environ.get("LOG_LEVEL", "info")
     app.config.update(config or {})
+    configure_app_logging(app.config["LOG_LEVEL"], requestid.add_to_record)
     init_app(app)
     return app

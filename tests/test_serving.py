@@ -1,22 +1,30 @@
-"""The service as deployed: gunicorn with gunicorn.conf.py on a free loopback port."""
+"""The service as deployed: gunicorn with gunicorn.conf.py, two workers, on a free loopback port.
+
+Operations, request ids in the JSON logs, /metrics summed across workers, the docs page,
+and a SIGTERM during traffic.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import socket
-import subprocess
-import sys
+import threading
 import time
-import urllib.error
-import urllib.request
+from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
 
-ROOT = Path(__file__).parent.parent
+from tests.conftest import deal_request, golden
+from tests.serving import Gunicorn, call
 
 
 def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
@@ -29,62 +37,155 @@ def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
     assert problem.status_code == 400 and "X-Request-ID" in problem.headers
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture(scope="module")
+def metrics_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("metrics")
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2"}
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    proc = subprocess.Popen(
-        [str(gunicorn), "-c", "gunicorn.conf.py", "service.wsgi:app"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/livez", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("gunicorn did not start")
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+def server(metrics_dir: Path) -> Iterator[Gunicorn]:
+    # A stale file from an earlier run must be wiped at start, not added to the counts.
+    (metrics_dir / "counter_999999.db").write_bytes(b"stale")
+    with Gunicorn({"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}) as g:
+        yield g
 
 
-def post(base: str, path: str, body: object) -> tuple[int, dict[str, object], str]:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return r.status, json.loads(r.read()), r.headers["X-Request-ID"]
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read()), e.headers["X-Request-ID"]
+FOUR_PLAYER_DEAL = deal_request(next(d for d in golden("deals.jsonl") if d["players"] == 4))
+
+# (path, body, expected status, how many times)
+TRAFFIC: list[tuple[str, dict[str, Any], int, int]] = [
+    ("/v1/tricks/legal-cards", {"players": 3, "hand": ["KS", "1S"], "trick": ["QS"]}, 200, 30),
+    ("/v1/tricks/legal-cards", {"players": 4, "hand": ["KS", "5T"], "trick": ["QH"]}, 200, 12),
+    ("/v1/tricks/winner", {"players": 3, "cards": ["KS", "1T"]}, 200, 20),
+    ("/v1/tricks/winner", {"players": 3, "cards": []}, 422, 7),
+    ("/v1/deals/score", {"players": 3, "contract": "prise", "taker": 0, "points": 60, "oudlers": 1}, 200, 15),
+    ("/v1/deals/evaluate", FOUR_PLAYER_DEAL, 200, 10),
+]
 
 
-def test_gunicorn_serves_every_operation(server: str) -> None:
-    assert post(server, "/v1/tricks/legal-cards", {"players": 3, "hand": ["KS", "1S"], "trick": ["QS"]})[:2] == (
-        200,
-        {
-            "legal": ["1S", "KS"],
-            "reason": "follow",
-            "message": "Follow the led suit with any card of it, or play the Excuse.",
-        },
-    )
-    assert post(server, "/v1/tricks/winner", {"players": 3, "cards": ["KS", "1T"]})[1]["winner"] == 1
-    score = post(server, "/v1/deals/score", {"players": 3, "contract": "prise", "taker": 0, "points": 60, "oudlers": 1})
-    assert score[1]["scores"] == [68, -34, -34]
-    status, problem, rid = post(server, "/v1/deals/evaluate", {"players": 3})
-    assert status == 422 and problem["errors"] and rid
+def test_gunicorn_serves_every_operation(server: Gunicorn) -> None:
+    legal = call(server.base, "POST", "/v1/tricks/legal-cards", TRAFFIC[0][1])
+    assert (legal.status, legal.json()["legal"], legal.json()["reason"]) == (200, ["1S", "KS"], "follow")
+    assert call(server.base, "POST", "/v1/tricks/winner", TRAFFIC[2][1]).json()["winner"] == 1
+    assert call(server.base, "POST", "/v1/deals/score", TRAFFIC[4][1]).json()["scores"] == [68, -34, -34]
+    evaluation = call(server.base, "POST", "/v1/deals/evaluate", FOUR_PLAYER_DEAL).json()
+    assert evaluation["valid"] and evaluation["status"] == "complete"
+    problem = call(server.base, "POST", "/v1/deals/evaluate", {"players": 3})
+    assert problem.status == 422 and problem.headers["Content-Type"] == "application/problem+json"
+
+
+def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def test_metrics_add_up_across_workers(metrics_dir: Path) -> None:
+    # A server of its own, so that no other test's requests are in the counts.
+    with Gunicorn({"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir / "own")}) as g:
+        jobs = [(path, body, status) for path, body, status, times in TRAFFIC for _ in range(times)]
+        # The first request is held half-sent: the sync worker that accepted it waits for the
+        # body, so the other worker serves the rest, and both have samples to sum.
+        path, body, _ = jobs[0]
+        payload = json.dumps(body).encode()
+        held = socket.create_connection(("127.0.0.1", g.port))
+        head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(payload)}"
+        held.sendall(head.encode() + b"\r\n\r\n")
+        time.sleep(0.3)
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda job: call(g.base, "POST", job[0], job[1]).status, jobs[1:]))
+        held.sendall(payload)
+        assert held.recv(100).startswith(b"HTTP/1.1 200")
+        held.close()
+        assert answers == [status for _, _, status in jobs[1:]]
+        pids = {p.stem.rsplit("_", 1)[1] for p in (metrics_dir / "own").glob("histogram_*.db")}
+        assert len(pids) == 2, "both workers served and wrote samples"
+        text = call(g.base, "GET", "/metrics").body.decode()
+
+    got = samples(text)
+    expected: Counter[tuple[str, int]] = Counter()
+    for path, _, status, times in TRAFFIC:
+        expected[path, status] += times
+    for (path, status), count in expected.items():
+        labels = frozenset({"method": "POST", "url_rule": path, "status": str(status)}.items())
+        assert got["flask_http_request_duration_seconds_count", labels] == count, (path, status)
+    # Verdict counters, summed over the workers as well.
+    assert got["tarot_legal_cards_total", frozenset({("reason", "follow")})] == 30
+    assert got["tarot_legal_cards_total", frozenset({("reason", "trump")})] == 12
+    scored = sum(value for (name, _), value in got.items() if name == "tarot_deals_scored_total")
+    assert scored == 15 + 10  # the summaries, then the complete deals evaluated
+    assert got["tarot_deal_evaluations_total", frozenset({("status", "complete"), ("valid", "true")})] == 10
+
+
+def test_metrics_stale_files_are_wiped_at_start(server: Gunicorn, metrics_dir: Path) -> None:
+    assert not (metrics_dir / "counter_999999.db").exists()
+
+
+def test_metrics_label_unrouted_paths_once(server: Gunicorn) -> None:
+    for n in range(5):
+        assert call(server.base, "GET", f"/no/such/path/{n}").status == 404
+    text = call(server.base, "GET", "/metrics").body.decode()
+    assert "/no/such/path" not in text
+    assert 'url_rule="unmatched"' in text
+
+
+def test_logs_are_json_lines_with_request_ids_and_no_bodies(server: Gunicorn) -> None:
+    rid = "serving-log-check-1"
+    deal = {**FOUR_PLAYER_DEAL, "plays": [*FOUR_PLAYER_DEAL["plays"][:-1], FOUR_PLAYER_DEAL["plays"][0]]}
+    answer = call(server.base, "POST", "/v1/deals/evaluate", deal, headers={"X-Request-ID": rid})
+    assert answer.status == 200 and answer.headers["X-Request-ID"] == rid
+    codes = [v["code"] for v in answer.json()["violations"]]
+    assert codes
+    time.sleep(0.3)  # the log reader thread
+    mine = [r for r in server.log_records() if r.get("request_id") == rid]
+    verdict = next(r for r in mine if r["message"] == "deal evaluated")
+    assert verdict["violations"] == codes and verdict["valid"] is False and verdict["level"] == "INFO"
+    access = next(r for r in mine if r["logger"] == "gunicorn.access")
+    assert access["path"] == "/v1/deals/evaluate" and access["status"] == 200
+    # The callers' game data stays out of the logs.
+    assert not any('"21T"' in json.dumps(r) or "hands" in json.dumps(r) for r in mine)
+
+
+def test_docs_page_is_served_from_the_package(server: Gunicorn) -> None:
+    assert call(server.base, "GET", "/docs").status == 200  # urllib follows the redirect to /docs/
+    page = call(server.base, "GET", "/docs/").body.decode()
+    assert "swagger-ui-bundle.js" in page and '"url": "/openapi.json"' in page
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert assets and all(a.startswith("/docs/") for a in assets), "no asset from a CDN"
+    bundle = call(server.base, "GET", "/docs/swagger-ui-bundle.js")
+    assert bundle.status == 200 and len(bundle.body) > 100_000
+
+
+def test_sigterm_drains_without_failing_a_request() -> None:
+    results: list[int | str] = []
+    stop = threading.Event()
+
+    with Gunicorn({"DRAIN_SECONDS": "1.5"}) as g:
+
+        def client() -> None:
+            while not stop.is_set():
+                try:
+                    results.append(call(g.base, "POST", "/v1/deals/evaluate", FOUR_PLAYER_DEAL).status)
+                except OSError as exc:
+                    results.append(repr(exc))
+
+        threads = [threading.Thread(target=client) for _ in range(6)]
+        for t in threads:
+            t.start()
+        while len(results) < 60:
+            time.sleep(0.01)
+        os.kill(g.pid, signal.SIGTERM)
+        at_signal = len(results)
+        readiness = []
+        deadline = time.monotonic() + 1
+        while time.monotonic() < deadline and 503 not in readiness:
+            readiness.append(call(g.base, "GET", "/readyz").status)
+        stop.set()
+        for t in threads:
+            t.join()
+        assert 503 in readiness, "readiness reports draining after SIGTERM"
+        assert len(results) > at_signal, "requests kept being served while draining"
+        assert g.stop() == 0
+    assert results and set(results) == {200}, Counter(results)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
+from . import docs, ops, problems, requestid, scoring, telemetry, tricks
 from . import evaluate as _evaluate  # noqa: F401  (adds POST /v1/deals/evaluate to scoring.blp)
-from . import ops, problems, requestid, scoring, tricks
 from .fields import CARD_COMPONENTS, card_reference
 from .responses import ProblemSchema
 
@@ -56,5 +56,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(tricks.blp)
     api.register_blueprint(scoring.blp)
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
+    docs.register(app)
     problems.register(app)
     requestid.register(app)
+    telemetry.init_app(app)

@@ -10,6 +10,7 @@ from service.rules.cards import CardMask, cards_of
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_named
 
+from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
 from .fields import CardField, StrictBoolean, StrictInteger, StrictString
 from .responses import documented_errors
@@ -289,4 +290,6 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     its legal cards. Without `hands`, a complete deal's hands are inferred from its plays, so a
     revoke is still proven when the seat later shows the suit it failed to follow.
     """
-    return dump_evaluation(evaluate_deal(record_of(req)))
+    evaluation = evaluate_deal(record_of(req))
+    telemetry.deal_evaluated(evaluation)
+    return dump_evaluation(evaluation)

@@ -3,10 +3,11 @@ and echoed on the answer so a client's logs and ours can be joined."""
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, has_request_context, request
 
 HEADER = "X-Request-ID"
 _SANE = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
@@ -20,6 +21,12 @@ def current() -> str:
         rid = sent if _SANE.fullmatch(sent) else uuid.uuid4().hex
         g.request_id = rid
     return rid
+
+
+def add_to_record(record: logging.LogRecord) -> bool:
+    """Logging filter: stamp every record made while serving a request with its id."""
+    record.request_id = current() if has_request_context() else None
+    return True
 
 
 def _echo(response: Response) -> Response:

@@ -20,6 +20,7 @@ from service.rules.scoring import (
 )
 from service.rules.variants import Rules
 
+from . import telemetry
 from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from .fields import HalfPoints, StrictBoolean, StrictInteger, StrictString
 from .parsing import Blueprint
@@ -202,4 +203,7 @@ def post_score(req: dict[str, Any]) -> dict[str, Any]:
     poignées showing more than the 22 trumps and Excuse. Unlikely but possible summaries (a
     chelem with few card points in a garde contre) are scored.
     """
-    return dump_score(score(summary_of(req)))
+    summary = summary_of(req)
+    result = score(summary)
+    telemetry.deal_scored(summary.contract, result.won)
+    return dump_score(result)

@@ -10,6 +10,7 @@ from service.rules.cards import Suit, cards_of, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from service.rules.table import TABLES
 
+from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
 from .fields import CardField, StrictBoolean, StrictInteger, StrictString
 from .parsing import Blueprint
@@ -101,6 +102,7 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """
     banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
+    telemetry.legal_cards_decided(result.reason)
     return {"legal": cards_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
 
 

@@ -1,0 +1,120 @@
+"""Metrics and verdict logs.
+
+``GET /metrics`` serves Prometheus metrics: per operation (the URL rule, so that fuzzed
+paths cannot multiply the label values) a request count and latency histogram by status,
+and counters of the rule verdicts. Under gunicorn the workers share their samples through
+``PROMETHEUS_MULTIPROC_DIR`` (set by gunicorn.conf.py); without it, as under the Flask test
+client, each app counts in a registry of its own.
+
+Each verdict is also logged, as codes only: request bodies are the callers' game data.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from flask import Flask, Request, current_app
+from prometheus_client import CollectorRegistry, Counter
+from prometheus_flask_exporter import PrometheusMetrics
+from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+
+from ..rules.deal import Evaluation
+from ..rules.play import LegalReason
+from ..rules.scoring import Contract
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_PATH = "/metrics"
+
+log = logging.getLogger(__name__)
+
+
+def url_rule(request: Request) -> str:
+    """The operation a request reached, as its route; every unrouted path counts as one."""
+    rule = request.url_rule
+    return "unmatched" if rule is None else rule.rule
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    legal_cards: Counter
+    evaluations: Counter
+    violations: Counter
+    scores: Counter
+
+
+def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
+    return Verdicts(
+        legal_cards=Counter(
+            "tarot_legal_cards_total",
+            "Legal-card answers, by the rule of play that decided them.",
+            ["reason"],
+            registry=registry,
+        ),
+        evaluations=Counter(
+            "tarot_deal_evaluations_total",
+            "Deals evaluated, by status and validity.",
+            ["status", "valid"],
+            registry=registry,
+        ),
+        violations=Counter(
+            "tarot_deal_violations_total",
+            "Faults found in evaluated deals, by verdict code.",
+            ["code"],
+            registry=registry,
+        ),
+        scores=Counter(
+            "tarot_deals_scored_total",
+            "Deals scored (from a summary or an evaluation), by contract and outcome.",
+            ["contract", "won"],
+            registry=registry,
+        ),
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Serve ``/metrics`` and create the verdict counters for this app."""
+    if os.environ.get(MULTIPROC_ENV):
+        # Samples go to the shared files; the scrape reads them all back.
+        GunicornInternalPrometheusMetrics(app, path=METRICS_PATH, group_by=url_rule)
+        registry = None
+    else:
+        registry = CollectorRegistry()
+        PrometheusMetrics(app, path=METRICS_PATH, group_by=url_rule, registry=registry)
+    app.extensions["tarot_verdicts"] = _verdict_counters(registry)
+
+
+def _verdicts() -> Verdicts:
+    counters: Verdicts = current_app.extensions["tarot_verdicts"]
+    return counters
+
+
+def legal_cards_decided(reason: LegalReason) -> None:
+    _verdicts().legal_cards.labels(reason=reason.value).inc()
+    log.info("legal cards", extra={"operation": "legal_cards", "reason": reason.value})
+
+
+def deal_scored(contract: Contract, won: bool) -> None:
+    _verdicts().scores.labels(contract=contract.value, won=str(won).lower()).inc()
+    log.info("deal scored", extra={"operation": "score", "contract": contract.value, "won": won})
+
+
+def deal_evaluated(evaluation: Evaluation) -> None:
+    counters = _verdicts()
+    codes = [v.code for v in evaluation.violations]
+    counters.evaluations.labels(status=evaluation.status.value, valid=str(evaluation.valid).lower()).inc()
+    for code in codes:
+        counters.violations.labels(code=code).inc()
+    if evaluation.score is not None and evaluation.contract is not None:
+        counters.scores.labels(contract=evaluation.contract.value, won=str(evaluation.score.won).lower()).inc()
+    log.info(
+        "deal evaluated",
+        extra={
+            "operation": "evaluate",
+            "status": evaluation.status.value,
+            "valid": evaluation.valid,
+            "violations": codes,
+            "redeal_reason": evaluation.redeal_reason,
+        },
+    )
