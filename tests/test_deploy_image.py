@@ -1,0 +1,76 @@
+"""The container image: the Dockerfile passes hadolint, and its entrypoint serves.
+
+No Docker engine runs in CI, so the image's exact entrypoint and health check are run here,
+from the repository root, with the environment the Dockerfile sets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+from tests.serving import ROOT, VENV_BIN, Gunicorn, call
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def instructions(name: str) -> list[str]:
+    """Arguments of every ``name`` instruction, continuation lines joined."""
+    joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
+    return [m.group(1).strip() for m in re.finditer(rf"^{name}\s+(.*)$", joined, re.MULTILINE)]
+
+
+def image_env() -> dict[str, str]:
+    env: dict[str, str] = {}
+    for args in instructions("ENV"):
+        for pair in shlex.split(args):
+            key, value = pair.split("=", 1)
+            env[key] = value
+    return env
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    lint = subprocess.run(
+        [str(VENV_BIN / "hadolint"), "--failure-threshold", "info", "-"],
+        input=DOCKERFILE,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_image_runs_as_numeric_non_root_user_with_exec_form_entrypoint() -> None:
+    assert instructions("USER")[-1] == "10001:10001"
+    entrypoint = json.loads(instructions("ENTRYPOINT")[-1])  # exec form: a JSON array
+    assert entrypoint == ["gunicorn", "-c", "gunicorn.conf.py", "service.wsgi:app"]
+    assert len(instructions("FROM")) >= 2, "multi-stage"
+    assert image_env()["PORT"] == instructions("EXPOSE")[-1] == "8000"
+
+
+def test_dockerignore_keeps_what_the_image_copies() -> None:
+    ignore = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    for needed in ("requirements/runtime.lock", "gunicorn.conf.py", "service/"):
+        assert f"!{needed}" in ignore
+
+
+def test_image_entrypoint_and_health_check_serve(tmp_path: Path) -> None:
+    env = image_env()
+    env.pop("PATH")  # the image's virtualenv is this one
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path / "metrics")  # the image's /run is not ours
+    entrypoint = json.loads(instructions("ENTRYPOINT")[-1])
+    health = re.search(r"CMD\s+(\[.*\])", instructions("HEALTHCHECK")[-1])
+    assert health is not None
+    with Gunicorn(env, command=entrypoint) as server:
+        assert call(server.base, "GET", "/livez").json() == {"status": "ok"}
+        assert call(server.base, "POST", "/v1/tricks/winner", {"players": 3, "cards": ["KS", "1T"]}).status == 200
+        check = subprocess.run(
+            json.loads(health.group(1)), cwd=ROOT, env=server.env, capture_output=True, text=True, check=False
+        )
+        assert check.returncode == 0, check.stderr
+        assert server.stop() == 0
+    down = subprocess.run(json.loads(health.group(1)), cwd=ROOT, env=server.env, capture_output=True, check=False)
+    assert down.returncode == 1
