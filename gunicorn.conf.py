@@ -13,7 +13,8 @@ bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 
 # Rules checks are short and CPU-bound: one sync worker per CPU keeps every core busy
 # without the overhead of threads or an event loop.
-worker_class = "sync"
+# (gunicorn's sync worker, answering unparsable HTTP with problem documents: service.worker)
+worker_class = "service.worker.ProblemSyncWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or len(os.sched_getaffinity(0)))
 
 # No request legitimately takes more than milliseconds; a worker stuck for 30 s is killed.

@@ -9,9 +9,40 @@ import flask
 import marshmallow as ma
 from flask_smorest import Blueprint as SmorestBlueprint
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .jsonio import BodyError, parse_body
 from .problems import FieldError, ProblemError, errors_from_messages
+
+
+def read_body(req: flask.Request) -> bytes:
+    """The whole body, refused when it cannot be read, is cut short or is too large."""
+    try:
+        data = req.get_data(cache=True)
+    except HTTPException:
+        raise
+    except Exception as exc:
+        # Whatever the server's stream raises (a broken chunked framing, a client gone): unreadable.
+        raise ProblemError(
+            400,
+            "malformed-body",
+            "The request body could not be read.",
+            [FieldError("", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")],
+        ) from None
+    announced = req.content_length
+    if announced is not None and len(data) != announced:
+        raise ProblemError(
+            400,
+            "malformed-body",
+            "The request body is shorter than its Content-Length.",
+            [FieldError("", "truncated_body", f"Content-Length says {announced} bytes; {len(data)} arrived.")],
+        )
+    limit = req.max_content_length
+    # Werkzeug stops a chunked body (no Content-Length) at the limit without a word; one
+    # byte more in the stream means the body was larger.
+    if announced is None and limit is not None and len(data) >= limit and req.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+    return data
 
 
 class StrictParser(FlaskParser):
@@ -27,9 +58,10 @@ class StrictParser(FlaskParser):
                 415,
                 "unsupported-media-type",
                 f"Send the body as application/json (got {req.mimetype or 'no content type'}).",
+                [FieldError("", "unsupported_media_type", "The body must be application/json.")],
                 headers={"Accept-Post": "application/json"},
             )
-        data = req.get_data(cache=True)
+        data = read_body(req)
         if not data.strip():
             raise ProblemError(
                 400,

@@ -169,7 +169,10 @@ def _handle_http(error: HTTPException) -> Response:
         405: f"{request.method} is not allowed here.",
         413: "The request body is larger than this service accepts.",
     }.get(status, error.description or HTTPStatus(status).phrase)
-    return problem_response(status, _HTTP_KINDS.get(status), detail, (), headers)
+    kind = _HTTP_KINDS.get(status)
+    # The pointer "" designates the request as a whole.
+    errors = [FieldError("", (kind or "client-error").replace("-", "_"), detail)]
+    return problem_response(status, kind, detail, errors, headers)
 
 
 def _handle_unexpected(error: BaseException) -> Response:

@@ -1,0 +1,229 @@
+"""The bad-input corpus: malformed requests for every operation, each with its expected status.
+
+Whatever a client in any language can get wrong, from the bytes on the wire to a field's
+value. Every answer must be a 4xx ``application/problem+json`` document whose ``errors``
+locate the fault with a JSON pointer (``""``: the request as a whole). Replayed in process
+(tests/test_bad_inputs.py) and against gunicorn over raw sockets, where the framing cases
+(chunked bodies, lying Content-Length, broken HTTP) mean something.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from service import MAX_BODY_BYTES
+from tests.conftest import deal_request, golden
+
+ROOT = Path(__file__).parent.parent
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class BadRequest:
+    name: str
+    path: str
+    body: bytes
+    status: int
+    content_type: str | None = JSON
+    chunked: bool = False
+    """Sent with ``Transfer-Encoding: chunked`` and no Content-Length."""
+    pointer: str | None = None
+    """A pointer the answer's errors must contain (None: only that there is one)."""
+    method: str = "POST"
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.rsplit('/', 1)[-1]}:{self.name}"
+
+
+# A valid request of every operation, the base every case breaks in one way.
+VALID: dict[str, dict[str, Any]] = {
+    "/v1/tricks/legal-cards": {"players": 4, "hand": ["KS", "1S", "5T", "EX"], "trick": ["QS"]},
+    "/v1/tricks/winner": {"players": 4, "leader": 1, "cards": ["KS", "1T", "QS"]},
+    "/v1/deals/score": {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2},
+}
+
+
+@cache
+def valid_bodies() -> dict[str, dict[str, Any]]:
+    four = next(d for d in golden("deals.jsonl") if d["players"] == 4)
+    return {**VALID, "/v1/deals/evaluate": deal_request(four)}
+
+
+@cache
+def required_fields() -> dict[str, list[str]]:
+    """Required top-level fields of each operation, as the committed spec states them."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    schemas = spec["components"]["schemas"]
+    out = {}
+    for path in valid_bodies():
+        ref = spec["paths"][path]["post"]["requestBody"]["content"][JSON]["schema"]["$ref"]
+        out[path] = schemas[ref.rsplit("/", 1)[-1]].get("required", [])
+    return out
+
+
+def encode(obj: Any) -> bytes:
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def padded(obj: dict[str, Any], size: int) -> bytes:
+    """``obj`` as JSON, padded with insignificant whitespace to exactly ``size`` bytes."""
+    raw = encode(obj)
+    return raw[:-1] + b" " * (size - len(raw)) + b"}"
+
+
+def _list_field(path: str) -> str:
+    return {"/v1/tricks/legal-cards": "hand", "/v1/tricks/winner": "cards", "/v1/deals/evaluate": "plays"}.get(
+        path, "poignees"
+    )
+
+
+def _seat_field(path: str) -> str:
+    return {"/v1/tricks/winner": "leader", "/v1/tricks/legal-cards": "players"}.get(path, "taker")
+
+
+def cases_for(path: str) -> list[BadRequest]:
+    base = valid_bodies()[path]
+    raw = encode(base)
+    c: list[BadRequest] = []
+
+    def add(name: str, body: bytes, status: int, **kw: Any) -> None:
+        c.append(BadRequest(name, path, body, status, **kw))
+
+    # Not JSON, or not the JSON asked for.
+    add("invalid_json_unclosed", b'{"players": 4,', 400, pointer="")
+    add("invalid_json_bare_keys", b"{players: 4}", 400, pointer="")
+    add("invalid_json_single_quotes", b"{'players': 4}", 400, pointer="")
+    add("invalid_json_trailing_garbage", raw + b" x", 400, pointer="")
+    add("invalid_json_trailing_comma", raw[:-1] + b",}", 400, pointer="")
+    add("truncated_half", raw[: len(raw) // 2], 400, pointer="")
+    add("truncated_last_byte", raw[:-1], 400, pointer="")
+    add("empty_body", b"", 400, pointer="")
+    add("whitespace_body", b" \r\n\t ", 400, pointer="")
+    add("not_an_object_array", b"[]", 422, pointer="")
+    add("not_an_object_string", b'"players"', 422, pointer="")
+    add("not_an_object_number", b"42", 422, pointer="")
+    add("not_an_object_null", b"null", 422, pointer="")
+    add("not_an_object_true", b"true", 422, pointer="")
+    add("array_of_the_request", b"[" + raw + b"]", 422, pointer="")
+    for depth in (1_000, 10_000):
+        add(f"nested_arrays_{depth}", b"[" * depth + b"]" * depth, 400, pointer="")
+        add(f"nested_objects_{depth}", b'{"a":' * depth + b"1" + b"}" * depth, 400, pointer="")
+        add(f"nested_in_field_{depth}", b'{"players":' + b"[" * depth + b"]" * depth + b"}", 400, pointer="")
+    add("nested_arrays_100000", b"[" * 100_000 + b"]" * 100_000, 413, pointer="")
+    add("nested_unclosed_100000", b"[" * 100_000, 413, pointer="")
+    add("nan_literal", raw[:-1] + b',"x":NaN}', 400, pointer="")
+    add("infinity_literal", b'{"players":Infinity}', 400, pointer="")
+    add("minus_infinity_literal", b'{"players":-Infinity}', 400, pointer="")
+    add("number_overflowing_to_infinity", b'{"players":1e400}', 400, pointer="")
+    add("integer_of_5000_digits", b'{"players":' + b"9" * 5000 + b"}", 400, pointer="")
+    add("duplicate_keys", b'{"players":4,"players":3}', 400, pointer="")
+    add("invalid_utf8", raw[:-1] + b',"x":"\xff\xfe"}', 400, pointer="")
+    add("utf8_bom", b"\xef\xbb\xbf" + raw, 400, pointer="")
+    add("utf16_body", json.dumps(base).encode("utf-16"), 400, pointer="")
+    add("lone_surrogate_escape", raw[:-1] + b',"x":"\\ud800"}', 422)
+
+    # Media types.
+    add("content_type_text_plain", raw, 415, content_type="text/plain", pointer="")
+    add("content_type_form", raw, 415, content_type="application/x-www-form-urlencoded", pointer="")
+    add("content_type_multipart", raw, 415, content_type="multipart/form-data; boundary=x", pointer="")
+    add("content_type_missing", raw, 415, content_type=None, pointer="")
+    add("content_type_garbage", raw, 415, content_type="not a media type", pointer="")
+
+    # Sizes, with and without Content-Length.
+    add("just_under_the_limit", padded(base, MAX_BODY_BYTES), 200)
+    add("just_over_the_limit", padded(base, MAX_BODY_BYTES + 1), 413, pointer="")
+    add("just_under_the_limit_chunked", padded(base, MAX_BODY_BYTES), 200, chunked=True)
+    add("just_over_the_limit_chunked", padded(base, MAX_BODY_BYTES + 1), 413, chunked=True, pointer="")
+    add("far_over_the_limit", b"[" + b"0," * 200_000 + b"0]", 413, pointer="")
+    add("far_over_the_limit_chunked", b"[" + b"0," * 200_000 + b"0]", 413, chunked=True, pointer="")
+    add("small_chunked_invalid", raw[:-2], 400, chunked=True, pointer="")
+
+    # Types and values.
+    add("players_huge_integer", encode({**base, "players": 10**30}), 422, pointer="/players")
+    add("players_float", encode({**base, "players": 4.0}), 422, pointer="/players")
+    add("players_string", encode({**base, "players": "4"}), 422, pointer="/players")
+    add("players_boolean", encode({**base, "players": True}), 422, pointer="/players")
+    add("players_null", encode({**base, "players": None}), 422, pointer="/players")
+    add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
+    add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
+    add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
+    if path != "/v1/tricks/winner":  # the only operation without rule variants
+        add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
+        add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
+        add("rules_flag_string", encode({**base, "rules": {"pousse_alias": "yes"}}), 422, pointer="/rules/pousse_alias")
+
+    seat = _seat_field(path)
+    if seat != "players":
+        add("seat_out_of_range", encode({**base, seat: 7}), 422, pointer=f"/{seat}")
+        add("seat_negative", encode({**base, seat: -1}), 422, pointer=f"/{seat}")
+        add("seat_beyond_the_table", encode({**base, seat: 4}), 422, pointer=f"/{seat}")
+
+    field = _list_field(path)
+    if field != "poignees":
+        add("string_instead_of_list", encode({**base, field: "KS"}), 422, pointer=f"/{field}")
+        add("object_instead_of_list", encode({**base, field: {"0": "KS"}}), 422, pointer=f"/{field}")
+        add("list_of_10000_cards", encode({**base, field: ["KS"] * 10_000}), 422, pointer=f"/{field}")
+        add("lower_case_card", encode({**base, field: ["ks", *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        add("unknown_card", encode({**base, field: ["ZZ", *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        add("card_as_integer", encode({**base, field: [13, *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        add("card_with_spaces", encode({**base, field: [" KS", *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        add("card_null", encode({**base, field: [None, *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        surrogate = encode({**base, field: ["@@", *base[field][1:]]}).replace(b'"@@"', b'"\\ud800"')
+        add("card_lone_surrogate", surrogate, 422, pointer=f"/{field}/0")
+        add("card_trump_22", encode({**base, field: ["22T", *base[field][1:]]}), 422, pointer=f"/{field}/0")
+        add("card_nested_list", encode({**base, field: [["KS"], *base[field][1:]]}), 422, pointer=f"/{field}/0")
+    else:
+        add("string_instead_of_list", encode({**base, field: "KS"}), 422, pointer=f"/{field}")
+        add("points_string", encode({**base, "points": "49"}), 422, pointer="/points")
+        add("points_over_91", encode({**base, "points": 92}), 422, pointer="/points")
+        add("points_off_grid", encode({**base, "points": 49.25}), 422, pointer="/points")
+        add("oudlers_4", encode({**base, "oudlers": 4}), 422, pointer="/oudlers")
+        add("contract_unknown", encode({**base, "contract": "grande"}), 422, pointer="/contract")
+        add("contract_upper_case", encode({**base, "contract": "GARDE"}), 422, pointer="/contract")
+
+    for name in required_fields()[path]:
+        add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
+    return c
+
+
+def corpus() -> list[BadRequest]:
+    """Every case of every operation, plus the ones about paths and methods."""
+    out = [case for path in valid_bodies() for case in cases_for(path)]
+    out += [
+        BadRequest("get_on_a_post_operation", "/v1/tricks/winner", b"", 405, content_type=None, method="GET"),
+        BadRequest("put_on_a_post_operation", "/v1/deals/score", b"{}", 405, method="PUT"),
+        BadRequest("unknown_path", "/v1/tricks/loser", b"{}", 404),
+        BadRequest("unknown_version", "/v2/tricks/winner", b"{}", 404),
+        BadRequest("post_on_livez", "/livez", b"{}", 405),
+    ]
+    return out
+
+
+# Requests gunicorn itself cannot parse (not valid HTTP): sent as raw bytes to a server.
+_HEAD = b"POST /v1/tricks/winner HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+_BODY = encode(VALID["/v1/tricks/winner"])
+RAW_HTTP: list[tuple[str, bytes, int]] = [
+    ("garbage_request_line", b"GARBAGE\r\n\r\n", 400),
+    ("bad_http_version", b"GET /livez HTTP/9.9\r\nHost: t\r\n\r\n", 400),
+    ("bad_method_token", b"G@T /livez HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+    ("transfer_coding_gzip", _HEAD + b"Transfer-Encoding: gzip\r\n\r\n" + _BODY, 400),
+    ("bad_chunk_size", _HEAD + b"Transfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n", 400),
+    ("chunk_without_terminator", _HEAD + b"Transfer-Encoding: chunked\r\n\r\n5\r\nabcdeXX0\r\n\r\n", 400),
+    ("content_length_not_a_number", _HEAD + b"Content-Length: abc\r\n\r\n" + _BODY, 400),
+    ("content_length_negative", _HEAD + b"Content-Length: -1\r\n\r\n" + _BODY, 400),
+    ("content_length_and_chunked", _HEAD + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+    ("content_length_twice", _HEAD + b"Content-Length: 5\r\nContent-Length: 6\r\n\r\n" + _BODY, 400),
+    ("content_length_longer_than_body", _HEAD + b"Content-Length: %d\r\n\r\n" % (len(_BODY) + 50) + _BODY, 400),
+    ("nul_in_header", _HEAD + b"X-A: a\x00b\r\nContent-Length: %d\r\n\r\n" % len(_BODY) + _BODY, 400),
+    ("header_line_too_long", b"GET /livez HTTP/1.1\r\nHost: t\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431),
+    ("too_many_headers", b"GET /livez HTTP/1.1\r\nHost: t\r\n" + b"X-N: a\r\n" * 200 + b"\r\n", 431),
+    ("request_line_too_long", b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n", 414),
+    ("unknown_expectation", _HEAD + b"Expect: 100-banana\r\nContent-Length: %d\r\n\r\n" % len(_BODY) + _BODY, 417),
+]
