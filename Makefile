@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export PORT
 
-.PHONY: run test lint typecheck spec unit browser lock clean
+.PHONY: run test lint typecheck spec unit browser fuzz load lock clean
 
 $(STAMP): requirements/dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,14 +25,27 @@ browser:
 	-@scripts/ensure-packages chromium
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests
-	$(BIN)/ruff format --check service tests
+	$(BIN)/ruff check service tests load
+	$(BIN)/ruff format --check service tests load
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
 	$(BIN)/pytest -n 2
+
+# Contract fuzzing of a real gunicorn on 127.0.0.1: schemathesis CLI, 1000 examples per
+# operation (FUZZ_EXAMPLES=n to change), JUnit report in reports/fuzz/.
+FUZZ_EXAMPLES ?= 1000
+fuzz: $(STAMP)
+	VENV_BIN=$(BIN) scripts/fuzz $(FUZZ_EXAMPLES)
+
+# Load and fault runs with wrk (installed from Debian where this user may) against gunicorn
+# on 127.0.0.1; LOAD_SECONDS per run. Table on stdout, figures in reports/load/.
+LOAD_SECONDS ?= 10
+load: $(STAMP)
+	scripts/ensure-packages wrk
+	$(BIN)/python load/run.py --seconds $(LOAD_SECONDS)
 
 # Regenerate openapi.yaml from the schemas (a test fails while it differs).
 spec: $(STAMP)
