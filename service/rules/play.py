@@ -15,7 +15,6 @@ from enum import StrEnum
 from .cards import (
     EXCUSE,
     EXCUSE_BIT,
-    RANK_OF,
     SUIT_MASKS,
     SUIT_OF,
     TRUMPS,
@@ -122,15 +121,15 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     never wins here, so a trick holding only the Excuse has no winner yet. The last-trick
     chelem exception is the deal's business (:func:`service.rules.deal.evaluate_deal`).
     """
-    best = -1
-    best_trump = False
-    best_rank = 0  # every real card outranks it; the Excuse is skipped
+    # Cards are numbered in rank order within each suit, trumps 1…21 included, so the best
+    # card of a set is its highest bit.
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    trumps = mask & TRUMPS
+    if trumps:
+        return trick.index(trumps.bit_length() - 1)
     suit = led_suit(trick)
-    for index, card in enumerate(trick):
-        card_suit = SUIT_OF[card]
-        if card_suit is Suit.TRUMPS:
-            if not best_trump or RANK_OF[card] > best_rank:
-                best, best_trump, best_rank = index, True, RANK_OF[card]
-        elif card_suit is not None and card_suit is suit and not best_trump and RANK_OF[card] > best_rank:
-            best, best_rank = index, RANK_OF[card]
-    return None if best < 0 else best
+    if suit is None:
+        return None
+    return trick.index((mask & SUIT_MASKS[suit]).bit_length() - 1)

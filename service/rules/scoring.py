@@ -11,10 +11,9 @@ points throughout, so nothing is rounded before the half-point rule applies.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .table import TABLES
 from .variants import FFT, Rules
@@ -113,9 +112,13 @@ class Summary:
     chelem_made_by: Side | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """The score of a deal: each term of ``D`` and every seat's mark."""
+class Score(NamedTuple):
+    """The score of a deal: each term of ``D`` and every seat's mark.
+
+    Immutable like the other results; a named tuple rather than a frozen dataclass because it
+    is built on every scoring, and a frozen dataclass's field-by-field set costs more than
+    the arithmetic.
+    """
 
     won: bool
     threshold_half: int
@@ -134,7 +137,13 @@ class Score:
     """D: what each defender pays (negative: receives)."""
     scores: tuple[int, ...]
     """Every seat's mark; they sum to zero."""
-    explanation: tuple[str, ...]
+    summary: Summary
+    """What was scored."""
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        """The computation in words, for people. Made on demand: scoring itself is arithmetic."""
+        return explain(self)
 
 
 def threshold_half(oudlers: int) -> int:
@@ -144,7 +153,7 @@ def threshold_half(oudlers: int) -> int:
 
 def margin_of(points_half: int, need_half: int) -> int:
     """``ceil(|points − threshold|)``: a leftover half point goes to the winning side."""
-    return math.ceil(abs(points_half - need_half) / 2)
+    return (abs(points_half - need_half) + 1) // 2
 
 
 def chelem_term(announced: bool, made_by: Side | None) -> int:
@@ -159,14 +168,12 @@ def chelem_term(announced: bool, made_by: Side | None) -> int:
 
 def marks(players: int, taker: int, partner: int | None, per_defender: int) -> tuple[int, ...]:
     """Every seat's mark for a per-defender amount ``D`` (rules.md §9)."""
-    alone = partner is None or partner == taker
     out = [-per_defender] * players
-    if players == 5 and not alone:
-        assert partner is not None
+    if partner is None or partner == taker or players != 5:
+        out[taker] = (players - 1) * per_defender
+    else:
         out[taker] = 2 * per_defender
         out[partner] = per_defender
-    else:
-        out[taker] = (players - 1) * per_defender
     return tuple(out)
 
 
@@ -177,36 +184,42 @@ def _pts(half: int) -> str:
 def score(summary: Summary) -> Score:
     """Score a deal from its summary (rules.md §9)."""
     s = summary
-    m = s.contract.multiplier
-    need = threshold_half(s.oudlers)
+    m = MULTIPLIERS[s.contract]
+    need = THRESHOLDS_HALF[s.oudlers]
     won = s.points_half >= need
     sign = 1 if won else -1
     margin = margin_of(s.points_half, need)
     contract_points = sign * (25 + margin) * m
-    pab_sign = 0 if s.petit_au_bout is None else (1 if s.petit_au_bout is Side.ATTACK else -1)
-    petit = pab_sign * 10 * m
-    shown = sum(size.bonus for _, size in s.poignees)
-    poignees = sign * shown
-    chelem = chelem_term(s.chelem_announced, s.chelem_made_by)
+    pab = s.petit_au_bout
+    petit = 0 if pab is None else (10 * m if pab is Side.ATTACK else -10 * m)
+    poignees = sign * sum([size.bonus for _, size in s.poignees]) if s.poignees else 0
+    chelem = chelem_term(s.chelem_announced, s.chelem_made_by) if s.chelem_announced or s.chelem_made_by else 0
     d = contract_points + petit + poignees + chelem
     seats = marks(s.players, s.taker, s.partner, d)
+    # _make skips the keyword-handling constructor: a third of the cost of scoring.
+    return Score._make((won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, s))
 
+
+def explain(result: Score) -> tuple[str, ...]:
+    """The lines of :attr:`Score.explanation`."""
+    s, r = result.summary, result
+    won, need, margin, m, seats = r.won, r.threshold_half, r.margin, r.multiplier, r.scores
     lines = [
         f"{s.contract.value}: {_pts(s.points_half)} points with {s.oudlers} oudler(s), "
         f"{_pts(need)} needed: {'won' if won else 'lost'} by {margin}.",
-        f"Contract: {'+' if won else '−'}(25 + {margin}) × {m} = {contract_points:+d}.",
+        f"Contract: {'+' if won else '−'}(25 + {margin}) × {m} = {r.contract_points:+d}.",
     ]
     if s.petit_au_bout is not None:
-        lines.append(f"Petit au bout to the {s.petit_au_bout.value}: 10 × {m} = {petit:+d}.")
+        lines.append(f"Petit au bout to the {s.petit_au_bout.value}: 10 × {m} = {r.petit_au_bout:+d}.")
     for side, size in s.poignees:
         lines.append(
             f"Poignée {size.value} shown by the {side.value}: {size.bonus} to the side that wins the deal "
             f"({'attack' if won else 'defence'})."
         )
-    if chelem:
-        lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {chelem:+d}.")
-    lines.append(f"Per defender: {d:+d}; marks by seat: {', '.join(f'{v:+d}' for v in seats)}.")
-    return Score(won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, tuple(lines))
+    if r.chelem:
+        lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {r.chelem:+d}.")
+    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {', '.join(f'{v:+d}' for v in seats)}.")
+    return tuple(lines)
 
 
 def _chelem_words(announced: bool, made_by: Side | None) -> str:
