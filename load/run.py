@@ -43,13 +43,16 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, port: int) -> None:
+    """gunicorn with gunicorn.conf.py serving ``app`` on 127.0.0.1:``port``; output to ``log``."""
+
+    def __init__(self, port: int, app: str = "service.wsgi:app", log: Path = REPORTS / "server.log") -> None:
         self.port = port
         env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "DRAIN_SECONDS": "0"}
         gunicorn = Path(sys.executable).parent / "gunicorn"
-        self.log = (REPORTS / "server.log").open("w")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        self.log = log.open("w")
         self.proc = subprocess.Popen(
-            [str(gunicorn), "-c", "gunicorn.conf.py", "service.wsgi:app"],
+            [str(gunicorn), "-c", "gunicorn.conf.py", app],
             cwd=ROOT,
             env=env,
             stdout=self.log,

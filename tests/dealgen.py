@@ -14,7 +14,9 @@ from service.rules.cards import (
     cards_of,
     format_card,
     mask_of,
+    parse_card,
 )
+from service.rules.deal import DealRecord, PoigneeShown
 from service.rules.play import legal_cards, trick_winner
 from service.rules.scoring import Contract
 from service.rules.table import TABLES
@@ -97,3 +99,22 @@ def random_deal(seed: int, players: int) -> dict[str, Any]:
         "poignees": poignees,
         "plays": [format_card(c) for c in plays],
     }
+
+
+def record(d: dict[str, Any]) -> DealRecord:
+    def cards(codes: list[str]) -> tuple[int, ...]:
+        return tuple(parse_card(c) for c in codes)
+
+    return DealRecord(
+        players=d["players"],
+        dealer=d["dealer"],
+        plays=cards(d["plays"]),
+        hands=tuple(cards(h) for h in d["hands"]),
+        dog=cards(d["dog"]),
+        contract=Contract(d["contract"]),
+        taker=d["taker"],
+        called_card=None if d["called_card"] is None else parse_card(d["called_card"]),
+        discard=cards(d["discard"]),
+        chelem_announced=d["chelem_announced"],
+        poignees=tuple(PoigneeShown(p["seat"], cards(p["cards"])) for p in d["poignees"]),
+    )

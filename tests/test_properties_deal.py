@@ -8,30 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import EXCUSE, parse_card
-from service.rules.deal import DealRecord, ExcuseOutcome, PoigneeShown, evaluate_deal
-from service.rules.scoring import Contract
+from service.rules.deal import DealRecord, ExcuseOutcome, evaluate_deal
 
-from .dealgen import random_deal
-
-
-def record(d: dict[str, Any]) -> DealRecord:
-    def cards(codes: list[str]) -> tuple[int, ...]:
-        return tuple(parse_card(c) for c in codes)
-
-    return DealRecord(
-        players=d["players"],
-        dealer=d["dealer"],
-        plays=cards(d["plays"]),
-        hands=tuple(cards(h) for h in d["hands"]),
-        dog=cards(d["dog"]),
-        contract=Contract(d["contract"]),
-        taker=d["taker"],
-        called_card=None if d["called_card"] is None else parse_card(d["called_card"]),
-        discard=cards(d["discard"]),
-        chelem_announced=d["chelem_announced"],
-        poignees=tuple(PoigneeShown(p["seat"], cards(p["cards"])) for p in d["poignees"]),
-    )
-
+from .dealgen import random_deal, record
 
 deals = st.builds(random_deal, st.integers(0, 2**32), st.sampled_from([3, 4, 5]))
 

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from service.rules.deal import evaluate_deal
 
-from .dealgen import random_deal
-from .test_properties_deal import record
+from .dealgen import random_deal, record
 
 deals = st.builds(random_deal, st.integers(0, 2**32), st.sampled_from([3, 4, 5]))
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,7 +11,7 @@ from service.rules.cards import CARD_CODES, Card
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
 
-from .fields import CalledCardField, CardField, StrictBoolean, StrictInteger, StrictString
+from .fields import CalledCardField, CardList, StrictBoolean, StrictInteger, StrictString
 from .problems import Coded
 
 
@@ -31,7 +31,7 @@ def players_field() -> StrictInteger:
 
 
 def card_list(description: str, **kwargs: Any) -> fields.List[Any]:
-    return fields.List(CardField(), metadata={"uniqueItems": True, "description": description}, **kwargs)
+    return CardList(metadata={"uniqueItems": True, "description": description}, **kwargs)
 
 
 def called_card_field(description: str) -> CalledCardField:

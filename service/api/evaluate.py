@@ -12,7 +12,7 @@ from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import CardField, StrictBoolean, StrictInteger, StrictString
+from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString
 from .responses import documented_errors
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -24,9 +24,7 @@ def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
     # No uniqueItems and no table-size limits here: a card dealt or played twice, or a hand
     # of the wrong size, is a verdict about the deal (a violation in a 200 answer), not a
     # malformed request. The deck's 78 cards bound every list.
-    return fields.List(
-        CardField(), validate=validate.Length(max=max_items), metadata={"description": description}, **kwargs
-    )
+    return CardList(validate=validate.Length(max=max_items), metadata={"description": description}, **kwargs)
 
 
 def seat(description: str, **kwargs: Any) -> StrictInteger:
@@ -138,17 +136,14 @@ class ViolationSchema(StrictSchema):
     trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
     seat = StrictInteger(required=True, allow_none=True)
     card = CardField(required=True, allow_none=True)
-    legal = fields.List(
-        CardField(),
-        required=True,
-        allow_none=True,
-        metadata={"description": "For a card played illegally: the legal cards."},
+    legal = CardList(
+        required=True, allow_none=True, metadata={"description": "For a card played illegally: the legal cards."}
     )
 
 
 class TrickSchema(StrictSchema):
     leader = StrictInteger(required=True)
-    cards = fields.List(CardField(), required=True, metadata={"description": "In play order."})
+    cards = CardList(required=True, metadata={"description": "In play order."})
     winner = StrictInteger(required=True, allow_none=True)
 
 
@@ -192,9 +187,7 @@ class PoigneeResultSchema(StrictSchema):
 
 class NextSchema(StrictSchema):
     seat = StrictInteger(required=True)
-    legal = fields.List(
-        CardField(), required=True, allow_none=True, metadata={"description": "Null when the hands are not known."}
-    )
+    legal = CardList(required=True, allow_none=True, metadata={"description": "Null when the hands are not known."})
 
 
 class EvaluateResponse(StrictSchema):
@@ -276,8 +269,8 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
 
 
 @blp.route("/evaluate", methods=["POST"])
-@blp.arguments(EvaluateRequest)
-@blp.response(200, EvaluateResponse)
+@blp.arguments(EvaluateRequest())
+@blp.response(200, EvaluateResponse())
 @documented_errors(blp)
 def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     """Evaluate a whole deal, complete or in progress.

@@ -18,14 +18,14 @@ class HealthSchema(StrictSchema):
 
 
 @blp.route("/livez", methods=["GET"])
-@blp.response(200, HealthSchema)
+@blp.response(200, HealthSchema())
 def livez() -> dict[str, Any]:
     """Liveness: the process answers requests."""
     return {"status": "ok"}
 
 
 @blp.route("/readyz", methods=["GET"])
-@blp.response(200, HealthSchema)
+@blp.response(200, HealthSchema())
 @blp.alt_response(503, schema=HealthSchema, description="Draining: take this instance out of rotation.")
 def readyz() -> Any:
     """Readiness: the instance takes traffic (503 once it has begun to shut down)."""

@@ -187,8 +187,8 @@ def dump_score(result: Score) -> dict[str, Any]:
 
 
 @blp.route("/score", methods=["POST"])
-@blp.arguments(ScoreRequest)
-@blp.response(200, ScoreResponse)
+@blp.arguments(ScoreRequest())
+@blp.response(200, ScoreResponse())
 @documented_errors(blp)
 def post_score(req: dict[str, Any]) -> dict[str, Any]:
     """The marks of every seat from a deal's summary (rules.md §9).

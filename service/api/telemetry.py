@@ -6,16 +6,18 @@ and counters of the rule verdicts. Under gunicorn the workers share their sample
 ``PROMETHEUS_MULTIPROC_DIR`` (set by gunicorn.conf.py); without it, as under the Flask test
 client, each app counts in a registry of its own.
 
-Each verdict is also logged, as codes only: request bodies are the callers' game data.
+Each verdict also goes into the request's access log line (``verdict``; see
+:mod:`service.logs`), as codes only: request bodies are the callers' game data. One line
+per request keeps logging off the hot path's bill.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask, Request, current_app
+from flask import Flask, Request, current_app, request
 from prometheus_client import CollectorRegistry, Counter
 from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
@@ -27,7 +29,8 @@ from ..rules.scoring import Contract
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
 
-log = logging.getLogger(__name__)
+VERDICT_KEY = "tarot.verdict"
+"""WSGI environ key under which a view leaves its verdict for the access log."""
 
 
 def url_rule(request: Request) -> str:
@@ -92,12 +95,12 @@ def _verdicts() -> Verdicts:
 
 def legal_cards_decided(reason: LegalReason) -> None:
     _verdicts().legal_cards.labels(reason=reason.value).inc()
-    log.info("legal cards", extra={"operation": "legal_cards", "reason": reason.value})
+    _note({"operation": "legal_cards", "reason": reason.value})
 
 
 def deal_scored(contract: Contract, won: bool) -> None:
     _verdicts().scores.labels(contract=contract.value, won=str(won).lower()).inc()
-    log.info("deal scored", extra={"operation": "score", "contract": contract.value, "won": won})
+    _note({"operation": "score", "contract": contract.value, "won": won})
 
 
 def deal_evaluated(evaluation: Evaluation) -> None:
@@ -108,13 +111,16 @@ def deal_evaluated(evaluation: Evaluation) -> None:
         counters.violations.labels(code=code).inc()
     if evaluation.score is not None and evaluation.contract is not None:
         counters.scores.labels(contract=evaluation.contract.value, won=str(evaluation.score.won).lower()).inc()
-    log.info(
-        "deal evaluated",
-        extra={
+    _note(
+        {
             "operation": "evaluate",
             "status": evaluation.status.value,
             "valid": evaluation.valid,
             "violations": codes,
             "redeal_reason": evaluation.redeal_reason,
-        },
+        }
     )
+
+
+def _note(verdict: dict[str, Any]) -> None:
+    request.environ[VERDICT_KEY] = verdict

@@ -90,8 +90,8 @@ _REASON_MESSAGES = {
 
 
 @blp.route("/legal-cards", methods=["POST"])
-@blp.arguments(LegalCardsRequest)
-@blp.response(200, LegalCardsResponse)
+@blp.arguments(LegalCardsRequest())
+@blp.response(200, LegalCardsResponse())
 @documented_errors(blp)
 def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of a hand, given the trick so far.
@@ -155,8 +155,8 @@ class WinnerResponse(StrictSchema):
 
 
 @blp.route("/winner", methods=["POST"])
-@blp.arguments(WinnerRequest)
-@blp.response(200, WinnerResponse)
+@blp.arguments(WinnerRequest())
+@blp.response(200, WinnerResponse())
 @documented_errors(blp)
 def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     """Who wins a trick, or is winning it so far.

@@ -126,7 +126,8 @@ def _code(card: Card) -> str:
 CARD_CODES: Final[tuple[str, ...]] = tuple(_code(c) for c in range(DECK_SIZE))
 """The canonical wire code of each card, in deck order."""
 
-_CARD_BY_CODE: Final[dict[str, Card]] = {code: card for card, code in enumerate(CARD_CODES)}
+CARD_BY_CODE: Final[dict[str, Card]] = {code: card for card, code in enumerate(CARD_CODES)}
+"""Wire code → card; exact and case-sensitive."""
 
 
 def parse_card(code: str) -> Card:
@@ -134,7 +135,7 @@ def parse_card(code: str) -> Card:
 
     Codes are exact and case-sensitive: ``KS`` is the king of spades, ``ks`` is not a code.
     """
-    return _CARD_BY_CODE[code]
+    return CARD_BY_CODE[code]
 
 
 def format_card(card: Card) -> str:
