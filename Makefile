@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 export PORT
 
-.PHONY: run test lint typecheck spec unit browser fuzz load lock clean
+.PHONY: run test lint typecheck spec unit browser fuzz load bench lock clean
 
 $(STAMP): requirements/dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,8 +25,8 @@ browser:
 	-@scripts/ensure-packages chromium
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests load
-	$(BIN)/ruff format --check service tests load
+	$(BIN)/ruff check service tests load bench
+	$(BIN)/ruff format --check service tests load bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -47,6 +47,20 @@ load: $(STAMP)
 	scripts/ensure-packages wrk
 	$(BIN)/python load/run.py --seconds $(LOAD_SECONDS)
 
+# Benchmarks in an environment of their own (.venv-bench: the runtime dependencies and the
+# peer engine): the rules core against the peer, then HTTP against a bare-Flask baseline.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
+	$(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements/bench.txt
+	touch $@
+
+bench: $(BENCH_VENV)/.installed
+	scripts/ensure-packages wrk
+	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
+	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
+
 # Regenerate openapi.yaml from the schemas (a test fails while it differs).
 spec: $(STAMP)
 	$(BIN)/python -m service.api.spec > openapi.yaml
@@ -57,4 +71,4 @@ lock: $(STAMP)
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.lock pyproject.toml
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(BENCH_VENV) reports
