@@ -18,6 +18,9 @@ from pythonjsonlogger.json import JsonFormatter
 
 APP_LOGGER = "service"
 
+VERDICT_KEY = "tarot.verdict"
+"""WSGI environ key under which a view leaves its rule verdict for the request's access line."""
+
 
 def json_formatter() -> logging.Formatter:
     """The one log format: time, level, logger and message, plus any ``extra`` fields."""
@@ -81,6 +84,6 @@ class JsonGunicornLogger(GunicornLogger):  # type: ignore[misc]
                 "request_id": headers.get("x-request-id"),
                 "user_agent": environ.get("HTTP_USER_AGENT"),
                 # Left by the view (service.api.telemetry): the rule verdict, as codes.
-                "verdict": environ.get("tarot.verdict"),
+                "verdict": environ.get(VERDICT_KEY),
             },
         )

@@ -22,15 +22,13 @@ from prometheus_client import CollectorRegistry, Counter
 from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
 
+from ..logs import VERDICT_KEY
 from ..rules.deal import Evaluation
 from ..rules.play import LegalReason
 from ..rules.scoring import Contract
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
-
-VERDICT_KEY = "tarot.verdict"
-"""WSGI environ key under which a view leaves its verdict for the access log."""
 
 
 def url_rule(request: Request) -> str:
