@@ -13,7 +13,7 @@ from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
 from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString
-from .responses import documented_errors
+from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
 PASS = "pass"
@@ -269,9 +269,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
 
 
 @blp.route("/evaluate", methods=["POST"])
-@blp.arguments(EvaluateRequest())
-@blp.response(200, EvaluateResponse())
-@documented_errors(blp)
+@operation(blp, EvaluateRequest(), EvaluateResponse())
 def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     """Evaluate a whole deal, complete or in progress.
 

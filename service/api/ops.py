@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, current_app
+from flask_smorest import Blueprint
 
 from .common import StrictSchema
 from .fields import StrictString
-from .parsing import Blueprint
 
 blp = Blueprint("ops", __name__, description="Health of the service and its contract.")
 

@@ -1,18 +1,28 @@
-"""Request parsing: the strict JSON body reader behind every operation's schema."""
+"""JSON operations: the strict body reader, and the one decorator every JSON view wears.
+
+flask-smorest documents an operation from its decorators (``arguments``, ``response``,
+``alt_response``); each of them also wraps the view with work of its own on every request
+(webargs' location machinery, context lookups, coroutine checks). :func:`operation` applies
+them once to record the documentation, then serves the view with the three steps it needs:
+parse the body into the request schema, call the view, dump through the response schema.
+The schemas stay the single source of both the contract and the validation.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NoReturn
+import functools
+from collections.abc import Callable
+from typing import Any
 
 import flask
 import marshmallow as ma
-from flask_smorest import Blueprint as SmorestBlueprint
-from webargs.flaskparser import FlaskParser
+from flask import Response, request
+from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from .jsonio import BodyError, parse_body
+from .jsonio import BodyError, dumps, parse_body
 from .problems import FieldError, ProblemError, errors_from_messages
+from .responses import documented_errors
 
 
 def read_body(req: flask.Request) -> bytes:
@@ -45,62 +55,62 @@ def read_body(req: flask.Request) -> bytes:
     return data
 
 
-class StrictParser(FlaskParser):
-    """Reads JSON bodies strictly and reports faults as problem documents.
+def read_json(req: flask.Request) -> Any:
+    """The body as JSON: 415 for another media type, 400 when empty or malformed."""
+    if not req.is_json:
+        raise ProblemError(
+            415,
+            "unsupported-media-type",
+            f"Send the body as application/json (got {req.mimetype or 'no content type'}).",
+            [FieldError("", "unsupported_media_type", "The body must be application/json.")],
+            headers={"Accept-Post": "application/json"},
+        )
+    data = read_body(req)
+    if not data.strip():
+        raise ProblemError(
+            400,
+            "malformed-json",
+            "The request body is empty.",
+            [FieldError("", "empty_body", "Send a JSON object.")],
+        )
+    try:
+        return parse_body(data)
+    except BodyError as exc:
+        raise ProblemError(
+            400,
+            "malformed-json",
+            "The request body is not valid JSON.",
+            [FieldError("", "malformed_json", str(exc))],
+        ) from None
 
-    - a content type other than JSON is 415, an empty or malformed body 400;
-    - a body that breaks the operation's schema is 422 with one located error per fault.
-    """
 
-    def _raw_load_json(self, req: flask.Request) -> Any:
-        if not req.is_json:
-            raise ProblemError(
-                415,
-                "unsupported-media-type",
-                f"Send the body as application/json (got {req.mimetype or 'no content type'}).",
-                [FieldError("", "unsupported_media_type", "The body must be application/json.")],
-                headers={"Accept-Post": "application/json"},
-            )
-        data = read_body(req)
-        if not data.strip():
-            raise ProblemError(
-                400,
-                "malformed-json",
-                "The request body is empty.",
-                [FieldError("", "empty_body", "Send a JSON object.")],
-            )
-        try:
-            return parse_body(data)
-        except BodyError as exc:
-            raise ProblemError(
-                400,
-                "malformed-json",
-                "The request body is not valid JSON.",
-                [FieldError("", "malformed_json", str(exc))],
-            ) from None
-
-    def handle_error(
-        self,
-        error: ma.ValidationError,
-        req: flask.Request,
-        schema: ma.Schema,
-        *,
-        error_status_code: int | None,
-        error_headers: Mapping[str, str] | None,
-    ) -> NoReturn:
-        messages = error.messages
-        # webargs files body errors under the location name; the pointer starts at the body.
-        if isinstance(messages, Mapping) and set(messages) == {"json"}:
-            messages = messages["json"]
+def load(schema: ma.Schema, data: Any) -> Any:
+    """``data`` through the request schema: 422 with one located error per fault."""
+    try:
+        return schema.load(data)
+    except ma.ValidationError as exc:
         raise ProblemError(
             422,
             "invalid-request",
             "The request is well-formed JSON but not a valid request.",
-            errors_from_messages(messages),
-        )
+            errors_from_messages(exc.messages),
+        ) from None
 
 
-class Blueprint(SmorestBlueprint):
-    """A flask-smorest blueprint that parses bodies with :class:`StrictParser`."""
+def operation(
+    blp: Blueprint, request_schema: ma.Schema, response_schema: ma.Schema
+) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
+    """A JSON operation of ``blp``: documented with its schemas and problem responses."""
 
-    ARGUMENTS_PARSER = StrictParser()
+    def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
+        documented = blp.arguments(request_schema)(blp.response(200, response_schema)(documented_errors(blp)(view)))
+
+        @functools.wraps(view)
+        def serve() -> Response:
+            result = view(load(request_schema, read_json(request)))
+            return Response(dumps(response_schema.dump(result)), mimetype="application/json")
+
+        serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it
+        return serve
+
+    return decorate

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 import logging
 import re
-import uuid
+import secrets
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context, request
 
 HEADER = "X-Request-ID"
 _SANE = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
+_KEY = "tarot.request_id"  # kept in the WSGI environ: no context-local lookup to reach it
 
 
 def current() -> str:
     """The id of the request being served."""
-    rid: str | None = g.get("request_id")
+    environ = request.environ
+    rid: str | None = environ.get(_KEY)
     if rid is None:
-        sent = request.headers.get(HEADER, "")
-        rid = sent if _SANE.fullmatch(sent) else uuid.uuid4().hex
-        g.request_id = rid
+        sent = environ.get("HTTP_X_REQUEST_ID", "")
+        rid = sent if _SANE.fullmatch(sent) else secrets.token_hex(16)
+        environ[_KEY] = rid
     return rid
 
 

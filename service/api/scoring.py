@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_smorest import Blueprint
 from marshmallow import fields, validate, validates_schema
 
 from service.rules.scoring import (
@@ -23,8 +24,7 @@ from service.rules.variants import Rules
 from . import telemetry
 from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from .fields import HalfPoints, StrictBoolean, StrictInteger, StrictString
-from .parsing import Blueprint
-from .responses import documented_errors
+from .parsing import operation
 
 blp = Blueprint("deals", __name__, url_prefix="/v1/deals", description="Whole deals: scoring and evaluation.")
 
@@ -187,9 +187,7 @@ def dump_score(result: Score) -> dict[str, Any]:
 
 
 @blp.route("/score", methods=["POST"])
-@blp.arguments(ScoreRequest())
-@blp.response(200, ScoreResponse())
-@documented_errors(blp)
+@operation(blp, ScoreRequest(), ScoreResponse())
 def post_score(req: dict[str, Any]) -> dict[str, Any]:
     """The marks of every seat from a deal's summary (rules.md §9).
 

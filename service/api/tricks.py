@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_smorest import Blueprint
 from marshmallow import validate, validates_schema
 
 from service.rules.cards import Suit, cards_of, is_trump, mask_of
@@ -13,8 +14,7 @@ from service.rules.table import TABLES
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
 from .fields import CardField, StrictBoolean, StrictInteger, StrictString
-from .parsing import Blueprint
-from .responses import documented_errors
+from .parsing import operation
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
 
@@ -90,9 +90,7 @@ _REASON_MESSAGES = {
 
 
 @blp.route("/legal-cards", methods=["POST"])
-@blp.arguments(LegalCardsRequest())
-@blp.response(200, LegalCardsResponse())
-@documented_errors(blp)
+@operation(blp, LegalCardsRequest(), LegalCardsResponse())
 def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of a hand, given the trick so far.
 
@@ -155,9 +153,7 @@ class WinnerResponse(StrictSchema):
 
 
 @blp.route("/winner", methods=["POST"])
-@blp.arguments(WinnerRequest())
-@blp.response(200, WinnerResponse())
-@documented_errors(blp)
+@operation(blp, WinnerRequest(), WinnerResponse())
 def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     """Who wins a trick, or is winning it so far.
 
