@@ -547,6 +547,7 @@ def _replay(
     for t in range(0, len(plays), n):
         index = t // n
         cards = plays[t : t + n]
+        ban = opening_ban(r.called_card, r.rules, first_trick=index == 0)
         if hands_known and not hands[leader] >> cards[0] & 1:
             holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
             if holder is not None and holder != leader:
@@ -564,8 +565,7 @@ def _replay(
             if played >> card & 1 or not hand >> card & 1:
                 code = "duplicate_card" if played >> card & 1 and not hands_known else "card_not_in_hand"
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
-            else:
-                ban = opening_ban(r.called_card, r.rules, first_trick=index == 0)
+            elif pos or ban is not None:  # an unrestricted lead is always legal
                 legal = legal_cards(hand, cards[:pos], banned_lead=ban)
                 if not legal.cards >> card & 1:
                     _illegal_card(deal, index, seat, card, cards[:pos], hand, legal.cards, legal.reason)
