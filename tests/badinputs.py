@@ -226,4 +226,16 @@ RAW_HTTP: list[tuple[str, bytes, int]] = [
     ("too_many_headers", b"GET /livez HTTP/1.1\r\nHost: t\r\n" + b"X-N: a\r\n" * 200 + b"\r\n", 431),
     ("request_line_too_long", b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n", 414),
     ("unknown_expectation", _HEAD + b"Expect: 100-banana\r\nContent-Length: %d\r\n\r\n" % len(_BODY) + _BODY, 417),
+    ("two_host_headers", b"GET /livez HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+    ("bare_lf_line_ends", b"GET /livez HTTP/1.1\nHost: t\n\n", 400),
+    ("space_before_header_colon", b"GET /livez HTTP/1.1\r\nHost : t\r\n\r\n", 400),
+    ("non_ascii_path", "GET /v1/tricks/é HTTP/1.1\r\nHost: t\r\n\r\n".encode(), 400),
+    ("chunked_twice", _HEAD + b"Transfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n", 400),
+    ("content_length_of_20_digits", _HEAD + b"Content-Length: 99999999999999999999\r\n\r\n" + _BODY, 413),
+    (
+        "http10_post_without_length",
+        b"POST /v1/tricks/winner HTTP/1.0\r\nContent-Type: application/json\r\n\r\n" + _BODY,
+        400,
+    ),
+    ("gzip_content_coding", _HEAD + b"Content-Encoding: gzip\r\nContent-Length: 5\r\n\r\n\x1f\x8b\x08\x00\x00", 400),
 ]
