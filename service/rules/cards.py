@@ -169,9 +169,15 @@ def count(mask: CardMask) -> int:
     return mask.bit_count()
 
 
+_POINT_CLASSES: Final[tuple[tuple[int, CardMask], ...]] = tuple(
+    (value, sum(1 << c for c in range(DECK_SIZE) if HALF_POINTS[c] == value)) for value in sorted(set(HALF_POINTS))
+)
+"""The deck split by card value: (half points, mask of the cards worth that)."""
+
+
 def half_points_of(mask: CardMask) -> int:
-    """The card points of a set of cards, in half points."""
-    return sum(HALF_POINTS[c] for c in iter_cards(mask))
+    """The card points of a set of cards, in half points: one popcount per card value."""
+    return sum(value * (mask & cards).bit_count() for value, cards in _POINT_CLASSES)
 
 
 def is_trump(card: Card) -> bool:

@@ -36,7 +36,7 @@ from .cards import (
     suit_card,
 )
 from .cards import PLAIN_SUITS as SUITS
-from .play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
+from .play import LegalReason, led_suit, legal_cards, legal_for, opening_ban, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
@@ -548,6 +548,8 @@ def _replay(
         index = t // n
         cards = plays[t : t + n]
         ban = opening_ban(r.called_card, r.rules, first_trick=index == 0)
+        suit: Suit | None = None  # the led suit and highest trump so far, kept as cards fall
+        top: Card | None = None
         if hands_known and not hands[leader] >> cards[0] & 1:
             holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
             if holder is not None and holder != leader:
@@ -566,11 +568,16 @@ def _replay(
                 code = "duplicate_card" if played >> card & 1 and not hands_known else "card_not_in_hand"
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
             elif pos or ban is not None:  # an unrestricted lead is always legal
-                legal = legal_cards(hand, cards[:pos], banned_lead=ban)
+                legal = legal_for(hand, suit, top, ban)
                 if not legal.cards >> card & 1:
                     _illegal_card(deal, index, seat, card, cards[:pos], hand, legal.cards, legal.reason)
             hands[seat] &= ~(1 << card)
             played |= 1 << card
+            card_suit = SUIT_OF[card]
+            if suit is None:
+                suit = card_suit  # None again for the Excuse: the next card sets the suit
+            if card_suit is Suit.TRUMPS and (top is None or card > top):
+                top = card
         winner = _winner(r, cards, leader, index, table, attack, side_won)
         tricks.append(Trick(leader, tuple(cards), winner))
         if winner is not None and len(cards) == n:

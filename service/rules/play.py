@@ -87,8 +87,13 @@ def legal_cards(hand: CardMask, trick: Sequence[Card], *, banned_lead: Card | No
     the player holds nothing but the called suit; the Excuse counts as something else, since
     it may always be played (our reading of "holds nothing else").
     """
+    return legal_for(hand, led_suit(trick), highest_trump(trick), banned_lead)
+
+
+def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: Card | None = None) -> Legal:
+    """:func:`legal_cards` from the trick's led suit and highest trump, for a caller (the deal
+    replay) that keeps them up to date as the cards fall instead of rescanning the trick."""
     excuse = hand & EXCUSE_BIT
-    suit = led_suit(trick)
     if suit is None:
         if banned_lead is not None:
             called_suit = SUIT_OF[banned_lead]
@@ -105,7 +110,6 @@ def legal_cards(hand: CardMask, trick: Sequence[Card], *, banned_lead: Card | No
     trumps = hand & TRUMPS
     if not trumps:
         return Legal(hand, LegalReason.DISCARD)
-    top = highest_trump(trick)
     if top is None:
         return Legal(trumps | excuse, LegalReason.TRUMP)
     higher = trumps & TRUMPS_ABOVE[top]
