@@ -6,13 +6,12 @@ from typing import Any
 
 from marshmallow import fields, validate, validates_schema
 
-from service.rules.cards import CardMask, cards_of
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_named
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString
+from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
 from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -210,10 +209,6 @@ class EvaluateResponse(StrictSchema):
     next = fields.Nested(NextSchema, required=True, allow_none=True)
 
 
-def _mask(mask: CardMask | None) -> list[int] | None:
-    return None if mask is None else cards_of(mask)
-
-
 def _side(side: Side | None) -> str | None:
     return None if side is None else side.value
 
@@ -229,8 +224,8 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
                 "message": v.message,
                 "trick": v.trick,
                 "seat": v.seat,
-                "card": v.card,
-                "legal": _mask(v.legal),
+                "card": code(v.card),
+                "legal": codes_of(v.legal),
             }
             for v in ev.violations
         ],
@@ -239,7 +234,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         "contract": None if ev.contract is None else ev.contract.value,
         "partner": ev.partner,
         "attack": list(ev.attack),
-        "tricks": [{"leader": t.leader, "cards": list(t.cards), "winner": t.winner} for t in ev.tricks],
+        "tricks": [{"leader": t.leader, "cards": codes(t.cards), "winner": t.winner} for t in ev.tricks],
         "excuse": None
         if x is None
         else {
@@ -264,7 +259,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         "chelem": {"announced": ev.chelem_announced, "made_by": _side(ev.chelem_made_by)},
         "poignees": [{"seat": p.seat, "side": p.side.value, "size": p.size.value} for p in ev.poignees],
         "score": None if ev.score is None else dump_score(ev.score),
-        "next": None if ev.next is None else {"seat": ev.next.seat, "legal": _mask(ev.next.legal)},
+        "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
     }
 
 

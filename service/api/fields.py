@@ -7,12 +7,12 @@ OpenAPI spec (enums of codes), so the schemas stay the single source of the cont
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from marshmallow import ValidationError, fields
 
-from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, format_card, parse_card
+from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, CardMask, format_card, iter_cards, parse_card
 
 from .problems import Coded
 
@@ -71,6 +71,21 @@ class CardList(fields.List[Any]):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[Any] | None:
         return None if value is None else [CARD_CODES[card] for card in value]
+
+
+def code(card: Card | None) -> str | None:
+    """A card's wire code (``None`` passes through), for answers built ready to send."""
+    return None if card is None else CARD_CODES[card]
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    """The wire codes of ``cards``, in their order."""
+    return [CARD_CODES[card] for card in cards]
+
+
+def codes_of(mask: CardMask | None) -> list[str] | None:
+    """The wire codes of a card set, in canonical deck order (``None`` passes through)."""
+    return None if mask is None else [CARD_CODES[card] for card in iter_cards(mask)]
 
 
 CALLABLE: frozenset[Card] = frozenset(c for c in range(56) if RANK_OF[c] > 10)

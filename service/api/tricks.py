@@ -7,13 +7,13 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import validate, validates_schema
 
-from service.rules.cards import Suit, cards_of, is_trump, mask_of
+from service.rules.cards import Suit, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from service.rules.table import TABLES
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
-from .fields import CardField, StrictBoolean, StrictInteger, StrictString
+from .fields import CardField, StrictBoolean, StrictInteger, StrictString, code, codes_of
 from .parsing import operation
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
@@ -101,7 +101,7 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
     telemetry.legal_cards_decided(result.reason)
-    return {"legal": cards_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
+    return {"legal": codes_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
 
 
 class WinnerRequest(StrictSchema):
@@ -167,7 +167,7 @@ def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     return {
         "winner": None if index is None else (req["leader"] + index) % players,
         "winner_index": index,
-        "winning_card": None if index is None else cards[index],
+        "winning_card": None if index is None else code(cards[index]),
         "led_suit": None if suit is None else suit.code,
         "trumped": any(is_trump(c) for c in cards),
         "complete": len(cards) == players,
