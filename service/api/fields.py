@@ -63,8 +63,10 @@ class CardList(fields.List[Any]):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             return super()._deserialize(value, attr, data, **kwargs)
-        lookup = CARD_BY_CODE.get
-        cards = [lookup(code) if type(code) is str else None for code in value]
+        try:
+            cards = list(map(CARD_BY_CODE.get, value))  # only string keys: anything else is None
+        except TypeError:  # an unhashable item (a list, an object)
+            cards = [None]
         if None in cards:
             return super()._deserialize(value, attr, data, **kwargs)  # slow path: the errors
         return cards
