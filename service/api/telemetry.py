@@ -14,7 +14,7 @@ per request keeps logging off the hot path's bill.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Request, current_app, request
@@ -43,6 +43,15 @@ class Verdicts:
     evaluations: Counter
     violations: Counter
     scores: Counter
+    _children: dict[tuple[int, tuple[str, ...]], Any] = field(default_factory=dict)
+
+    def inc(self, counter: Counter, *labels: str) -> None:
+        """Count one under ``labels``; the labelled child is looked up once, then kept."""
+        key = (id(counter), labels)  # the counters live as long as this object
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = counter.labels(*labels)
+        child.inc()
 
 
 def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
@@ -92,23 +101,25 @@ def _verdicts() -> Verdicts:
 
 
 def legal_cards_decided(reason: LegalReason) -> None:
-    _verdicts().legal_cards.labels(reason=reason.value).inc()
+    counters = _verdicts()
+    counters.inc(counters.legal_cards, reason.value)
     _note({"operation": "legal_cards", "reason": reason.value})
 
 
 def deal_scored(contract: Contract, won: bool) -> None:
-    _verdicts().scores.labels(contract=contract.value, won=str(won).lower()).inc()
+    counters = _verdicts()
+    counters.inc(counters.scores, contract.value, "true" if won else "false")
     _note({"operation": "score", "contract": contract.value, "won": won})
 
 
 def deal_evaluated(evaluation: Evaluation) -> None:
     counters = _verdicts()
     codes = [v.code for v in evaluation.violations]
-    counters.evaluations.labels(status=evaluation.status.value, valid=str(evaluation.valid).lower()).inc()
+    counters.inc(counters.evaluations, evaluation.status.value, "true" if evaluation.valid else "false")
     for code in codes:
-        counters.violations.labels(code=code).inc()
+        counters.inc(counters.violations, code)
     if evaluation.score is not None and evaluation.contract is not None:
-        counters.scores.labels(contract=evaluation.contract.value, won=str(evaluation.score.won).lower()).inc()
+        counters.inc(counters.scores, evaluation.contract.value, "true" if evaluation.score.won else "false")
     _note(
         {
             "operation": "evaluate",
