@@ -51,15 +51,10 @@ def documented_errors(blp: Blueprint) -> Callable[[F], F]:
     """Declare on ``blp`` the problem responses of an operation that reads a JSON body."""
 
     def decorate(view: F) -> F:
-        documented: Any = view
         for status, description in _BODY_ERRORS.items():
-            documented = blp.alt_response(
+            view = blp.alt_response(
                 status, schema=ProblemSchema, description=description, content_type=PROBLEM_MIMETYPE
-            )(documented)
-        # alt_response only records documentation, yet wraps the view once per status, and
-        # each wrapper costs a context lookup on every request. Keep the record, drop the
-        # wrappers: the decorators above copy it from the function.
-        view.__dict__["_apidoc"] = documented._apidoc
+            )(view)
         return view
 
     return decorate

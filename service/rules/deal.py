@@ -36,7 +36,7 @@ from .cards import (
     suit_card,
 )
 from .cards import PLAIN_SUITS as SUITS
-from .play import LegalReason, led_suit, legal_cards, legal_for, opening_ban, trick_winner
+from .play import LegalReason, legal_cards, legal_for, opening_ban, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
@@ -570,7 +570,7 @@ def _replay(
             elif pos or ban is not None:  # an unrestricted lead is always legal
                 legal = legal_for(hand, suit, top, ban)
                 if not legal.cards >> card & 1:
-                    _illegal_card(deal, index, seat, card, cards[:pos], hand, legal.cards, legal.reason)
+                    _illegal_card(deal, index, seat, card, suit, legal.cards, legal.reason)
             hands[seat] &= ~(1 << card)
             played |= 1 << card
             card_suit = SUIT_OF[card]
@@ -602,12 +602,11 @@ def _illegal_card(
     trick: int,
     seat: int,
     card: Card,
-    before: Sequence[Card],
-    hand: CardMask,
+    suit: Suit | None,
     legal: CardMask,
     reason: LegalReason,
 ) -> None:
-    suit = led_suit(before)
+    """Report ``card`` as illegal; ``suit`` is the trick's led suit before it."""
     code, what = {
         LegalReason.CALLED_SUIT_BAN: ("called_suit_lead", "led the called suit on the opening lead"),
         LegalReason.FOLLOW: ("renounce", "did not follow suit"),

@@ -22,6 +22,7 @@ from .cards import (
     Card,
     CardMask,
     Suit,
+    mask_of,
 )
 from .variants import Rules
 
@@ -127,9 +128,7 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     """
     # Cards are numbered in rank order within each suit, trumps 1…21 included, so the best
     # card of a set is its highest bit.
-    mask = 0
-    for card in trick:
-        mask |= 1 << card
+    mask = mask_of(trick)
     trumps = mask & TRUMPS
     if trumps:
         return trick.index(trumps.bit_length() - 1)
