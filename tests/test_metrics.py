@@ -5,9 +5,13 @@ The multiprocess sums across gunicorn workers are checked in tests/test_serving.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
+
+from service import create_app
 
 LEGAL = "/v1/tricks/legal-cards"
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -27,9 +31,12 @@ def requests(samples: Samples, method: str, rule: str, status: int) -> float:
     return samples.get(("flask_http_request_duration_seconds_count", labels), 0.0)
 
 
-@pytest.fixture(autouse=True)
-def no_shared_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def client(monkeypatch: pytest.MonkeyPatch) -> Iterator[FlaskClient]:
+    """A new app per test, counting in a registry of its own from zero."""
     monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    with create_app({"TESTING": True}).test_client() as c:
+        yield c
 
 
 def test_requests_are_counted_by_operation_and_status(client: FlaskClient) -> None:
