@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, mask_of
-from service.rules.play import led_suit, legal_cards, trick_winner
+from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, iter_cards, mask_of
+from service.rules.play import highest_trump, led_suit, legal_cards, legal_for, may_play, trick_winner
 
 
 @st.composite
@@ -63,3 +63,13 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
     else:
         suit = led_suit(trick)
         assert winner == max(c for c in real if SUIT_OF[c] is suit)
+
+
+@given(positions())
+def test_may_play_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
+    # The replay's quick question must give the answer of the whole legal set, card by card.
+    hand, trick, banned = pos
+    suit, top = led_suit(trick), highest_trump(trick)
+    legal = legal_for(hand, suit, top, banned).cards
+    for card in iter_cards(hand):
+        assert may_play(hand, card, suit, top, banned) == bool(legal >> card & 1), card

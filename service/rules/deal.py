@@ -36,7 +36,7 @@ from .cards import (
     suit_card,
 )
 from .cards import PLAIN_SUITS as SUITS
-from .play import LegalReason, legal_cards, legal_for, opening_ban, trick_winner
+from .play import LegalReason, best_card, legal_cards, legal_for, may_play, opening_ban, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
@@ -231,7 +231,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     discard = _check_discard(deal, dealt, hands, contract, taker)
     poignees = _check_poignees(deal, hands, taker, attack)
 
-    tricks, next_play = _replay(deal, hands, taker, attack)
+    tricks, trick_masks, next_play = _replay(deal, hands, taker, attack)
     complete = len(tricks) == table.tricks and len(tricks[-1].cards) == n
     status = Status.COMPLETE if complete else Status.IN_PROGRESS
     valid = not deal.violations
@@ -245,7 +245,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         winners = [side_of[t.winner] for t in tricks if t.winner is not None]
         if len(set(winners)) == 1 and len(winners) == table.tricks:
             chelem_made_by = winners[0]
-        excuse, points, oudlers = _count(deal, tricks, side_of, contract, discard)
+        excuse, points, oudlers = _count(deal, tricks, trick_masks, side_of, contract, discard)
         petit_au_bout = _petit_au_bout(tricks, side_of, excuse)
         if valid:
             result = score(
@@ -311,11 +311,14 @@ def _check_dealt_hands(deal: _Deal) -> list[CardMask] | None:
     for seat, hand in enumerate(r.hands):
         if len(hand) != table.hand_size:
             deal.fault("hand_size", f"Seat {seat} was dealt {len(hand)} cards, not {table.hand_size}.", seat=seat)
-        for card in hand:
-            if seen >> card & 1:
-                deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", seat=seat, card=card)
-            seen |= 1 << card
-        masks.append(mask_of(hand))
+        mask = mask_of(hand)
+        if mask & seen or mask.bit_count() != len(hand):  # some card dealt twice: say which
+            for card in hand:
+                if seen >> card & 1:
+                    deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", seat=seat, card=card)
+                seen |= 1 << card
+        seen |= mask
+        masks.append(mask)
     if r.dog is not None:
         if len(r.dog) != table.dog_size:
             deal.fault("hand_size", f"The dog holds {len(r.dog)} cards, not {table.dog_size}.")
@@ -530,8 +533,11 @@ def _first_leader(r: DealRecord, taker: int) -> int:
 
 def _replay(
     deal: _Deal, hands: list[CardMask], taker: int, attack: Sequence[int]
-) -> tuple[list[Trick], NextPlay | None]:
-    """Play the cards trick by trick, checking each against the seat's hand (§2, §5, §6, §7)."""
+) -> tuple[list[Trick], list[CardMask], NextPlay | None]:
+    """Play the cards trick by trick, checking each against the seat's hand (§2, §5, §6, §7).
+
+    Returns the tricks, the cards of each as a mask (for the count), and who plays next.
+    """
     r, table, n = deal.record, deal.table, deal.record.players
     hands = list(hands)
     hands_known = r.hands is not None
@@ -542,6 +548,7 @@ def _replay(
         plays = plays[:limit]
     played = 0
     tricks: list[Trick] = []
+    trick_masks: list[CardMask] = []
     leader = _first_leader(r, taker)
     side_won = [False, False]  # attack, defence: has won a trick so far
     for t in range(0, len(plays), n):
@@ -561,25 +568,28 @@ def _replay(
                     card=cards[0],
                 )
                 leader = holder
+        in_trick = 0
         for pos, card in enumerate(cards):
             seat = (leader + pos) % n
             hand = hands[seat]
-            if played >> card & 1 or not hand >> card & 1:
-                code = "duplicate_card" if played >> card & 1 and not hands_known else "card_not_in_hand"
+            bit = 1 << card
+            if played & bit or not hand & bit:
+                code = "duplicate_card" if played & bit and not hands_known else "card_not_in_hand"
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
-            elif pos or ban is not None:  # an unrestricted lead is always legal
+            elif (pos or ban is not None) and not may_play(hand, card, suit, top, ban):  # a free lead is legal
                 legal = legal_for(hand, suit, top, ban)
-                if not legal.cards >> card & 1:
-                    _illegal_card(deal, index, seat, card, suit, legal.cards, legal.reason)
-            hands[seat] &= ~(1 << card)
-            played |= 1 << card
+                _illegal_card(deal, index, seat, card, suit, legal.cards, legal.reason)
+            hands[seat] = hand & ~bit
+            played |= bit
+            in_trick |= bit
             card_suit = SUIT_OF[card]
             if suit is None:
                 suit = card_suit  # None again for the Excuse: the next card sets the suit
             if card_suit is Suit.TRUMPS and (top is None or card > top):
                 top = card
-        winner = _winner(r, cards, leader, index, table, attack, side_won)
+        winner = _winner(r, cards, best_card(in_trick, suit), leader, index, table, attack, side_won)
         tricks.append(Trick(leader, tuple(cards), winner))
+        trick_masks.append(in_trick)
         if winner is not None and len(cards) == n:
             side_won[0 if winner in attack else 1] = True
             leader = winner
@@ -594,7 +604,7 @@ def _replay(
             ban = opening_ban(r.called_card, r.rules, first_trick=opening)
             legal_mask = legal_cards(hands[seat], current, banned_lead=ban).cards
         next_play = NextPlay(seat, legal_mask)
-    return tricks, next_play
+    return tricks, trick_masks, next_play
 
 
 def _illegal_card(
@@ -635,13 +645,14 @@ def _illegal_card(
 def _winner(
     r: DealRecord,
     cards: Sequence[Card],
+    best: Card | None,
     leader: int,
     index: int,
     table: Table,
     attack: Sequence[int],
     side_won: list[bool],
 ) -> int | None:
-    """The trick's winner, with the last-trick chelem exception of §7."""
+    """The trick's winner: the seat of its ``best`` card, but for the last-trick chelem exception of §7."""
     n = r.players
     if index == table.tricks - 1 and EXCUSE in cards and len(cards) == n:
         seat = (leader + cards.index(EXCUSE)) % n
@@ -650,22 +661,26 @@ def _winner(
         allowed = not r.rules.excuse_chelem_requires_announce or (r.chelem_announced and own == 0)
         if swept and allowed:
             return seat
-    best = trick_winner(cards)
-    return None if best is None else (leader + best) % n
+    return None if best is None else (leader + cards.index(best)) % n
 
 
 # --- counting ------------------------------------------------------------------------------
 
 
 def _count(
-    deal: _Deal, tricks: Sequence[Trick], side_of: Sequence[Side], contract: Contract, discard: CardMask
+    deal: _Deal,
+    tricks: Sequence[Trick],
+    trick_masks: Sequence[CardMask],
+    side_of: Sequence[Side],
+    contract: Contract,
+    discard: CardMask,
 ) -> tuple[ExcuseSettlement, tuple[int, int], tuple[int, int]]:
     """Card points and oudlers of each side after the Excuse settlement (§8, §9)."""
     r = deal.record
     won = [0, 0]  # cards won by attack, defence
-    for t in tricks:
+    for t, cards in zip(tricks, trick_masks, strict=True):
         assert t.winner is not None
-        won[side_of[t.winner] is Side.DEFENCE] |= mask_of(t.cards)
+        won[side_of[t.winner] is Side.DEFENCE] |= cards
     dog = _dog(r, tricks, discard, contract)
     if contract is Contract.GARDE_SANS:
         won[0] |= dog

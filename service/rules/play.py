@@ -119,6 +119,29 @@ def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: 
     return Legal(trumps | excuse, LegalReason.UNDERTRUMP)
 
 
+def may_play(hand: CardMask, card: Card, suit: Suit | None, top: Card | None, banned_lead: Card | None = None) -> bool:
+    """Whether ``card`` of ``hand`` is one of :func:`legal_for`'s cards; the deal replay asks
+    this of every card played. The Excuse and a card of the led plain suit are always legal
+    (§6), which settles most plays without working out the whole legal set."""
+    if card == EXCUSE or (suit is not None and suit is not Suit.TRUMPS and SUIT_OF[card] is suit):
+        return True
+    return bool(legal_for(hand, suit, top, banned_lead).cards >> card & 1)
+
+
+def best_card(cards: CardMask, suit: Suit | None) -> Card | None:
+    """The card winning a trick holding ``cards`` led in ``suit`` (§7), ``None`` if none does.
+
+    Cards are numbered in rank order within each suit, trumps 1…21 included, so the best card
+    of a set is its highest bit: the highest trump, else the highest card of the led suit.
+    """
+    trumps = cards & TRUMPS
+    if trumps:
+        return trumps.bit_length() - 1
+    if suit is None:
+        return None
+    return (cards & SUIT_MASKS[suit]).bit_length() - 1
+
+
 def trick_winner(trick: Sequence[Card]) -> int | None:
     """The index in ``trick`` of the card winning it so far (§7), ``None`` if there is none.
 
@@ -126,13 +149,5 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     never wins here, so a trick holding only the Excuse has no winner yet. The last-trick
     chelem exception is the deal's business (:func:`service.rules.deal.evaluate_deal`).
     """
-    # Cards are numbered in rank order within each suit, trumps 1…21 included, so the best
-    # card of a set is its highest bit.
-    mask = mask_of(trick)
-    trumps = mask & TRUMPS
-    if trumps:
-        return trick.index(trumps.bit_length() - 1)
-    suit = led_suit(trick)
-    if suit is None:
-        return None
-    return trick.index((mask & SUIT_MASKS[suit]).bit_length() - 1)
+    best = best_card(mask_of(trick), led_suit(trick))
+    return None if best is None else trick.index(best)
