@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from service.rules.cards import CARD_CODES, Card
 from service.rules.table import PLAYER_COUNTS
@@ -16,10 +16,31 @@ from .problems import Coded
 
 
 class StrictSchema(Schema):
-    """Unknown fields are refused: a misspelt flag must not pass silently."""
+    """Unknown fields are refused: a misspelt flag must not pass silently.
+
+    Rules across fields go in :meth:`check` and the making of the loaded value in
+    :meth:`build`, not in marshmallow hooks of their own, so that the load plans
+    (:mod:`service.api.plans`) run them exactly as a load does.
+    """
 
     class Meta:
         unknown = RAISE
+
+    def check(self, data: dict[str, Any]) -> None:
+        """Rules across fields, once each field is valid: raise a ValidationError (see
+        :class:`Errors`) locating every fault."""
+
+    def build(self, data: dict[str, Any]) -> Any:
+        """The loaded value made of the valid ``data``: ``data`` itself unless a schema says."""
+        return data
+
+    @validates_schema
+    def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
+        self.check(data)
+
+    @post_load
+    def _build(self, data: dict[str, Any], **kwargs: Any) -> Any:
+        return self.build(data)
 
 
 def players_field() -> StrictInteger:
@@ -70,8 +91,7 @@ class RulesSchema(StrictSchema):
         metadata={"description": "Five players: the opening lead may not be in the called card's suit."},
     )
 
-    @post_load
-    def make_rules(self, data: dict[str, Any], **kwargs: Any) -> Rules:
+    def build(self, data: dict[str, Any]) -> Rules:
         return Rules(
             excuse_last_trick=ExcuseLastTrick(data["excuse_last_trick"]),
             first_lead=FirstLead(data["first_lead"]),

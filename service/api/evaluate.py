@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, validate, validates_schema
+from marshmallow import fields, validate
 
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_named
@@ -73,8 +73,7 @@ class EvaluateRequest(StrictSchema):
     plays = cards("Every card in play order, trick after trick.", 78, load_default=list)
     rules = rules_field()
 
-    @validates_schema
-    def check_record(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def check(self, data: dict[str, Any]) -> None:
         n = data["players"]
         errors = Errors()
         seat_error(errors, ("dealer",), data["dealer"], n)

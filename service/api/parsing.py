@@ -4,7 +4,8 @@ flask-smorest documents an operation from its decorators (``arguments``, ``respo
 ``alt_response``); each of them also wraps the view with work of its own on every request
 (webargs' location machinery, context lookups, coroutine checks). :func:`operation` applies
 them once to record the documentation, then serves the view with the steps it needs:
-parse the body into the request schema, call the view, send its answer.
+parse the body, load it through the request schema (by its load plan, see
+:mod:`service.api.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
 :func:`service.api.fields.codes`), so answers are not walked through the response schema
@@ -27,6 +28,7 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .jsonio import BodyError, dumps, parse_body
+from .plans import LoadPlan
 from .problems import FieldError, ProblemError, errors_from_messages
 from .responses import documented_errors
 
@@ -90,10 +92,10 @@ def read_json(req: flask.Request) -> Any:
         ) from None
 
 
-def load(schema: ma.Schema, data: Any) -> Any:
-    """``data`` through the request schema: 422 with one located error per fault."""
+def load(plan: LoadPlan, data: Any) -> Any:
+    """``data`` through the request schema's plan: 422 with one located error per fault."""
     try:
-        return schema.load(data)
+        return plan.load(data)
     except ma.ValidationError as exc:
         raise ProblemError(
             422,
@@ -110,10 +112,11 @@ def operation(
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
         documented = blp.arguments(request_schema)(blp.response(200, response_schema)(documented_errors(blp)(view)))
+        plan = LoadPlan(request_schema)
 
         @functools.wraps(view)
         def serve() -> Response:
-            answer = view(load(request_schema, read_json(request)))
+            answer = view(load(plan, read_json(request)))
             return Response(dumps(answer), mimetype="application/json")
 
         serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it

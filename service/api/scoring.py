@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import fields, validate, validates_schema
+from marshmallow import fields, validate
 
 from service.rules.scoring import (
     POUSSE,
@@ -111,8 +111,7 @@ class ScoreRequest(StrictSchema):
     chelem = fields.Nested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})
     rules = rules_field()
 
-    @validates_schema
-    def check_summary(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def check(self, data: dict[str, Any]) -> None:
         players = data["players"]
         errors = Errors()
         seat_error(errors, ("taker",), data["taker"], players)

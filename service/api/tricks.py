@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import validate, validates_schema
+from marshmallow import validate
 
 from service.rules.cards import Suit, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
@@ -42,8 +42,7 @@ class LegalCardsRequest(StrictSchema):
     )
     rules = rules_field()
 
-    @validates_schema
-    def check_position(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def check(self, data: dict[str, Any]) -> None:
         players, hand, trick = data["players"], data["hand"], data["trick"]
         table = TABLES[players]
         errors = Errors()
@@ -117,8 +116,7 @@ class WinnerRequest(StrictSchema):
         validate=validate.Length(min=1, max=5),
     )
 
-    @validates_schema
-    def check_trick(self, data: dict[str, Any], **kwargs: Any) -> None:
+    def check(self, data: dict[str, Any]) -> None:
         players = data["players"]
         errors = Errors()
         if data["leader"] >= players:
