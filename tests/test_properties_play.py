@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, iter_cards, mask_of
@@ -65,6 +65,7 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
         assert winner == max(c for c in real if SUIT_OF[c] is suit)
 
 
+@settings(max_examples=500)
 @given(positions())
 def test_may_play_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
     # The replay's quick question must give the answer of the whole legal set, card by card.

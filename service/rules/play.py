@@ -120,12 +120,27 @@ def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: 
 
 
 def may_play(hand: CardMask, card: Card, suit: Suit | None, top: Card | None, banned_lead: Card | None = None) -> bool:
-    """Whether ``card`` of ``hand`` is one of :func:`legal_for`'s cards; the deal replay asks
-    this of every card played. The Excuse and a card of the led plain suit are always legal
-    (§6), which settles most plays without working out the whole legal set."""
-    if card == EXCUSE or (suit is not None and suit is not Suit.TRUMPS and SUIT_OF[card] is suit):
-        return True
-    return bool(legal_for(hand, suit, top, banned_lead).cards >> card & 1)
+    """Whether ``card`` of ``hand`` is among :func:`legal_for`'s cards: §6 as a yes-or-no
+    question, which the deal replay asks of every card played. It walks the same rules as
+    :func:`legal_for` without making the whole legal set (a property test holds the two
+    together)."""
+    if card == EXCUSE:
+        return True  # the Excuse may always be played
+    if suit is None:
+        return banned_lead is None or bool(legal_for(hand, None, top, banned_lead).cards >> card & 1)
+    card_suit = SUIT_OF[card]
+    if suit is not Suit.TRUMPS:
+        if card_suit is suit:
+            return True
+        if hand & SUIT_MASKS[suit]:
+            return False  # must follow
+    trumps = hand & TRUMPS
+    if not trumps:
+        return True  # neither the led suit nor a trump: any card
+    if card_suit is not Suit.TRUMPS:
+        return False  # must trump
+    # Overtrump when it can; with no higher trump, any trump.
+    return top is None or not trumps & TRUMPS_ABOVE[top] or card > top
 
 
 def best_card(cards: CardMask, suit: Suit | None) -> Card | None:
