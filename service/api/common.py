@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from service.rules.cards import CARD_CODES, Card
+from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
 
@@ -122,14 +122,16 @@ class Errors:
             node = node.setdefault(key, {})
         node.setdefault("_schema", []).append(Coded(code, message))
 
-    def duplicates(self, name: str, cards: Sequence[Card], seen: set[Card] | None = None) -> set[Card]:
-        """Flag every card of ``cards`` already seen (in this list or in ``seen``)."""
-        seen = set() if seen is None else seen
-        for index, card in enumerate(cards):
-            if card in seen:
-                self.add((name, index), "duplicate_card", f"{CARD_CODES[card]} appears more than once.")
-            seen.add(card)
-        return seen
+    def duplicates(self, name: str, cards: Sequence[Card]) -> CardMask:
+        """Flag every card of ``cards`` that repeats an earlier one; the cards, as a mask."""
+        mask = mask_of(cards)
+        if mask.bit_count() != len(cards):  # some card repeats: find which, in order
+            seen = 0
+            for index, card in enumerate(cards):
+                if seen >> card & 1:
+                    self.add((name, index), "duplicate_card", f"{CARD_CODES[card]} appears more than once.")
+                seen |= 1 << card
+        return mask
 
     def raise_any(self) -> None:
         if self.messages:

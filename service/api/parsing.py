@@ -48,17 +48,19 @@ def read_body(req: flask.Request) -> bytes:
             [FieldError("", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")],
         ) from None
     announced = req.content_length
-    if announced is not None and len(data) != announced:
-        raise ProblemError(
-            400,
-            "malformed-body",
-            "The request body is shorter than its Content-Length.",
-            [FieldError("", "truncated_body", f"Content-Length says {announced} bytes; {len(data)} arrived.")],
-        )
-    limit = req.max_content_length
+    if announced is not None:
+        if len(data) != announced:
+            raise ProblemError(
+                400,
+                "malformed-body",
+                "The request body is shorter than its Content-Length.",
+                [FieldError("", "truncated_body", f"Content-Length says {announced} bytes; {len(data)} arrived.")],
+            )
+        return data
     # Werkzeug stops a chunked body (no Content-Length) at the limit without a word; one
     # byte more in the stream means the body was larger.
-    if announced is None and limit is not None and len(data) >= limit and req.environ["wsgi.input"].read(1):
+    limit = req.max_content_length
+    if limit is not None and len(data) >= limit and req.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge()
     return data
 
@@ -116,7 +118,10 @@ def operation(
 
         @functools.wraps(view)
         def serve() -> Response:
-            answer = view(load(plan, read_json(request)))
+            # The request itself, not its context-local proxy (typed as the request, hence the
+            # ignore): read_json looks at it often.
+            req = request._get_current_object()  # type: ignore[attr-defined]
+            answer = view(load(plan, read_json(req)))
             return Response(dumps(answer), mimetype="application/json")
 
         serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it

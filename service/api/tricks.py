@@ -55,7 +55,7 @@ class LegalCardsRequest(StrictSchema):
         in_hand = errors.duplicates("hand", hand)
         errors.duplicates("trick", trick)
         for index, card in enumerate(trick):
-            if card in in_hand:
+            if in_hand >> card & 1:
                 errors.add(
                     ("trick", index), "card_in_hand_and_trick", "This card is both in the hand and in the trick."
                 )

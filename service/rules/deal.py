@@ -551,10 +551,12 @@ def _replay(
     trick_masks: list[CardMask] = []
     leader = _first_leader(r, taker)
     side_won = [False, False]  # attack, defence: has won a trick so far
+    opening = opening_ban(r.called_card, r.rules, first_trick=True)
+    last_trick = table.tricks - 1
     for t in range(0, len(plays), n):
         index = t // n
         cards = plays[t : t + n]
-        ban = opening_ban(r.called_card, r.rules, first_trick=index == 0)
+        ban = opening if index == 0 else None
         suit: Suit | None = None  # the led suit and highest trump so far, kept as cards fall
         top: Card | None = None
         if hands_known and not hands[leader] >> cards[0] & 1:
@@ -587,7 +589,10 @@ def _replay(
                 suit = card_suit  # None again for the Excuse: the next card sets the suit
             if card_suit is Suit.TRUMPS and (top is None or card > top):
                 top = card
-        winner = _winner(r, cards, best_card(in_trick, suit), leader, index, table, attack, side_won)
+        best = best_card(in_trick, suit)
+        winner = None if best is None else (leader + cards.index(best)) % n
+        if index == last_trick and in_trick & EXCUSE_BIT and len(cards) == n:
+            winner = _last_trick_winner(r, cards, leader, attack, side_won, winner)
         tricks.append(Trick(leader, tuple(cards), winner))
         trick_masks.append(in_trick)
         if winner is not None and len(cards) == n:
@@ -642,26 +647,23 @@ def _illegal_card(
     )
 
 
-def _winner(
+def _last_trick_winner(
     r: DealRecord,
     cards: Sequence[Card],
-    best: Card | None,
     leader: int,
-    index: int,
-    table: Table,
     attack: Sequence[int],
     side_won: list[bool],
+    winner: int | None,
 ) -> int | None:
-    """The trick's winner: the seat of its ``best`` card, but for the last-trick chelem exception of §7."""
+    """The last trick, with the Excuse in it: the chelem exception of §7. The Excuse takes
+    the trick when its side won every other trick (announced, under that variant);
+    otherwise ``winner``, the seat of the best card, takes it."""
     n = r.players
-    if index == table.tricks - 1 and EXCUSE in cards and len(cards) == n:
-        seat = (leader + cards.index(EXCUSE)) % n
-        own = 0 if seat in attack else 1
-        swept = side_won[own] and not side_won[1 - own]
-        allowed = not r.rules.excuse_chelem_requires_announce or (r.chelem_announced and own == 0)
-        if swept and allowed:
-            return seat
-    return None if best is None else (leader + cards.index(best)) % n
+    seat = (leader + cards.index(EXCUSE)) % n
+    own = 0 if seat in attack else 1
+    swept = side_won[own] and not side_won[1 - own]
+    allowed = not r.rules.excuse_chelem_requires_announce or (r.chelem_announced and own == 0)
+    return seat if swept and allowed else winner
 
 
 # --- counting ------------------------------------------------------------------------------
