@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from .cards import (
     EXCUSE,
@@ -40,6 +41,8 @@ from .play import LegalReason, best_card, legal_cards, legal_for, may_play, open
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
+
+TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
 
 class Status(StrEnum):
@@ -107,8 +110,10 @@ class DealRecord:
     rules: Rules = FFT
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
+    """A trick as played (une levée). A named tuple: the replay makes one per trick, and a
+    tuple is made several times faster than a frozen dataclass."""
+
     leader: int
     cards: tuple[Card, ...]
     winner: int | None
@@ -587,7 +592,7 @@ def _replay(
             card_suit = SUIT_OF[card]
             if suit is None:
                 suit = card_suit  # None again for the Excuse: the next card sets the suit
-            if card_suit is Suit.TRUMPS and (top is None or card > top):
+            if card_suit is TRUMP_SUIT and (top is None or card > top):
                 top = card
         best = best_card(in_trick, suit)
         winner = None if best is None else (leader + cards.index(best)) % n
