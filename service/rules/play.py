@@ -164,5 +164,6 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     never wins here, so a trick holding only the Excuse has no winner yet. The last-trick
     chelem exception is the deal's business (:func:`service.rules.deal.evaluate_deal`).
     """
-    best = best_card(mask_of(trick), led_suit(trick))
+    mask = mask_of(trick)
+    best = best_card(mask, None if mask & TRUMPS else led_suit(trick))  # a trump wins whatever was led
     return None if best is None else trick.index(best)

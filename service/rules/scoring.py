@@ -186,9 +186,10 @@ def score(summary: Summary) -> Score:
     s = summary
     m = MULTIPLIERS[s.contract]
     need = THRESHOLDS_HALF[s.oudlers]
-    won = s.points_half >= need
+    over = s.points_half - need
+    won = over >= 0
     sign = 1 if won else -1
-    margin = margin_of(s.points_half, need)
+    margin = (abs(over) + 1) // 2  # margin_of, written out on this hot path
     contract_points = sign * (25 + margin) * m
     pab = s.petit_au_bout
     petit = 0 if pab is None else (10 * m if pab is Side.ATTACK else -10 * m)
@@ -196,8 +197,9 @@ def score(summary: Summary) -> Score:
     chelem = chelem_term(s.chelem_announced, s.chelem_made_by) if s.chelem_announced or s.chelem_made_by else 0
     d = contract_points + petit + poignees + chelem
     seats = marks(s.players, s.taker, s.partner, d)
-    # _make skips the keyword-handling constructor: a third of the cost of scoring.
-    return Score._make((won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, s))
+    # Made as a plain tuple of the fields, in order: the named-tuple constructor's keyword
+    # handling would cost a third of the scoring.
+    return tuple.__new__(Score, (won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, s))
 
 
 def explain(result: Score) -> tuple[str, ...]:
