@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.table import PLAYER_COUNTS
-from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
+from service.rules.variants import FFT, ExcuseLastTrick, FirstLead, Rules
 
 from .fields import CalledCardField, CardList, StrictBoolean, StrictInteger, StrictString
 from .problems import Coded
@@ -102,9 +102,13 @@ class RulesSchema(StrictSchema):
         )
 
 
+def _fft() -> Rules:
+    return FFT  # immutable: every request without variants shares it
+
+
 def rules_field() -> fields.Nested:
     return fields.Nested(
-        RulesSchema, load_default=Rules, metadata={"description": "Rule variants; omit for the FFT rules."}
+        RulesSchema, load_default=_fft, metadata={"description": "Rule variants; omit for the FFT rules."}
     )
 
 
