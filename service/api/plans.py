@@ -82,19 +82,18 @@ class LoadPlan:
 def _step(field: fields.Field[Any]) -> Step:
     if field.pre_load:
         raise TypeError(f"{field!r}: field-level pre_load functions are not planned")
+    name = field.data_key or field.name
     if isinstance(field, fields.Nested):
         nested = LoadPlan(field.schema).load_valid
         if field.many:
-            return _guarded(field, lambda value, data: [nested(item) for item in _items(value)])
-        return _guarded(field, lambda value, data: nested(value))
+            return _guarded(field, name, lambda value, attr, data: [nested(item) for item in _items(value)])
+        return _guarded(field, name, lambda value, attr, data: nested(value))
     if isinstance(field, fields.List) and not isinstance(field, CardList):
         inner = _step(field.inner)
-        return _guarded(field, lambda value, data: [inner(item, data) for item in _items(value)])
+        return _guarded(field, name, lambda value, attr, data: [inner(item, data) for item in _items(value)])
     # Scalars and card lists: the field's own conversion (the method every custom field
     # overrides), with the guard that Field.deserialize puts around it.
-    name = field.data_key or field.name
-    convert = field._deserialize
-    return _guarded(field, lambda value, data: convert(value, name, data))
+    return _guarded(field, name, field._deserialize)
 
 
 def _items(value: Any) -> list[Any]:
@@ -103,9 +102,9 @@ def _items(value: Any) -> list[Any]:
     return value
 
 
-def _guarded(field: fields.Field[Any], convert: Step) -> Step:
-    """``convert`` with what ``Field.deserialize`` does around it: absent and null values,
-    the default, then the field's validators."""
+def _guarded(field: fields.Field[Any], name: str | None, convert: Callable[[Any, str | None, Any], Any]) -> Step:
+    """``convert`` (called as ``Field._deserialize`` is) with what ``Field.deserialize`` does
+    around it: absent and null values, the default, then the field's validators."""
     validators = tuple(field.validators)
     default = field.load_default
 
@@ -118,7 +117,7 @@ def _guarded(field: fields.Field[Any], convert: Step) -> Step:
             if field.allow_none:
                 return None
             raise FaultError
-        loaded = convert(value, data)
+        loaded = convert(value, name, data)
         for validator in validators:
             # As marshmallow's And: a plain function fails by raising or by returning False.
             if validator(loaded) is False and not isinstance(validator, Validator):
