@@ -44,6 +44,11 @@ from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
+_SEATS_FROM: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in TABLES
+}
+"""For each table size and leader, the seats in the order they play to the trick."""
+
 
 class Status(StrEnum):
     COMPLETE = "complete"
@@ -576,14 +581,14 @@ def _replay(
                 )
                 leader = holder
         in_trick = 0
-        for pos, card in enumerate(cards):
-            seat = (leader + pos) % n
+        for seat, card in zip(_SEATS_FROM[n][leader], cards, strict=False):  # a trick in progress is short
             hand = hands[seat]
             bit = 1 << card
             if played & bit or not hand & bit:
                 code = "duplicate_card" if played & bit and not hands_known else "card_not_in_hand"
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
-            elif (pos or ban is not None) and not may_play(hand, card, suit, top, ban):  # a free lead is legal
+            # Until a suit is led any card may be played, but for the five-player opening ban.
+            elif (suit is not None or ban is not None) and not may_play(hand, card, suit, top, ban):
                 legal = legal_for(hand, suit, top, ban)
                 _illegal_card(deal, index, seat, card, suit, legal.cards, legal.reason)
             hands[seat] = hand & ~bit
