@@ -144,6 +144,7 @@ def test_logs_are_json_lines_with_request_ids_and_no_bodies(server: Gunicorn) ->
     assert access["path"] == "/v1/deals/evaluate" and access["status"] == 200
     verdict = access["verdict"]
     assert verdict["operation"] == "evaluate" and verdict["violations"] == codes and verdict["valid"] is False
+    assert verdict["status"] == "complete"  # enums are logged as their values
     # The callers' game data stays out of the logs.
     assert '"21T"' not in json.dumps(access) and "hands" not in json.dumps(access)
 

@@ -6,12 +6,13 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from service.rules.cards import CARD_CODES
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
-from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side, contract_named
+from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
+from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes_of
 from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -208,14 +209,12 @@ class EvaluateResponse(StrictSchema):
     next = fields.Nested(NextSchema, required=True, allow_none=True)
 
 
-def _side(side: Side | None) -> str | None:
-    return None if side is None else side.value
-
-
 def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
+    # The core's enums are StrEnums: orjson writes each as its value, so they go in as they are.
     x = ev.excuse
+    cc = CARD_CODES
     return {
-        "status": ev.status.value,
+        "status": ev.status,
         "valid": ev.valid,
         "violations": [
             {
@@ -230,22 +229,22 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         ],
         "redeal_reason": ev.redeal_reason,
         "taker": ev.taker,
-        "contract": None if ev.contract is None else ev.contract.value,
+        "contract": ev.contract,
         "partner": ev.partner,
         "attack": list(ev.attack),
-        "tricks": [{"leader": t.leader, "cards": codes(t.cards), "winner": t.winner} for t in ev.tricks],
+        "tricks": [{"leader": t.leader, "cards": [cc[c] for c in t.cards], "winner": t.winner} for t in ev.tricks],
         "excuse": None
         if x is None
         else {
-            "outcome": x.outcome.value,
+            "outcome": x.outcome,
             "played_by": x.played_by,
             "trick": x.trick,
-            "kept_by": _side(x.kept_by),
+            "kept_by": x.kept_by,
             "exchange": None
             if x.exchange is None
             else {
-                "from_side": x.exchange.from_side.value,
-                "to_side": x.exchange.to_side.value,
+                "from_side": x.exchange.from_side,
+                "to_side": x.exchange.to_side,
                 "paid_at_trick": x.exchange.paid_at_trick,
                 "on_paper": x.exchange.paid_at_trick is None,
             },
@@ -254,9 +253,9 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         if ev.points_half is None
         else {"attack": ev.points_half[0] / 2, "defence": ev.points_half[1] / 2},
         "oudlers": None if ev.oudlers is None else {"attack": ev.oudlers[0], "defence": ev.oudlers[1]},
-        "petit_au_bout": _side(ev.petit_au_bout),
-        "chelem": {"announced": ev.chelem_announced, "made_by": _side(ev.chelem_made_by)},
-        "poignees": [{"seat": p.seat, "side": p.side.value, "size": p.size.value} for p in ev.poignees],
+        "petit_au_bout": ev.petit_au_bout,
+        "chelem": {"announced": ev.chelem_announced, "made_by": ev.chelem_made_by},
+        "poignees": [{"seat": p.seat, "side": p.side, "size": p.size} for p in ev.poignees],
         "score": None if ev.score is None else dump_score(ev.score),
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
     }

@@ -8,7 +8,8 @@ parse the body, load it through the request schema (by its load plan, see
 :mod:`service.api.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
-:func:`service.api.fields.codes`), so answers are not walked through the response schema
+:func:`service.api.fields.codes`; the core's StrEnums left as they are, since orjson writes
+each as its value), so answers are not walked through the response schema
 again on every request: for a whole deal that walk cost more than a third of the request.
 The response schemas define the contract (openapi.yaml); tests load every kind of answer
 back through them and require the exact same JSON (tests/test_api_answers.py), and

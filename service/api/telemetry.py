@@ -197,28 +197,28 @@ def _verdicts() -> Verdicts:
 
 def legal_cards_decided(reason: LegalReason) -> None:
     counters = _verdicts()
-    counters.inc(counters.legal_cards, reason.value)
-    _note({"operation": "legal_cards", "reason": reason.value})
+    counters.inc(counters.legal_cards, reason)
+    _note({"operation": "legal_cards", "reason": reason})
 
 
 def deal_scored(contract: Contract, won: bool) -> None:
     counters = _verdicts()
-    counters.inc(counters.scores, contract.value, "true" if won else "false")
-    _note({"operation": "score", "contract": contract.value, "won": won})
+    counters.inc(counters.scores, contract, "true" if won else "false")
+    _note({"operation": "score", "contract": contract, "won": won})
 
 
 def deal_evaluated(evaluation: Evaluation) -> None:
     counters = _verdicts()
     codes = [v.code for v in evaluation.violations]
-    counters.inc(counters.evaluations, evaluation.status.value, "true" if evaluation.valid else "false")
+    counters.inc(counters.evaluations, evaluation.status, "true" if evaluation.valid else "false")
     for code in codes:
         counters.inc(counters.violations, code)
     if evaluation.score is not None and evaluation.contract is not None:
-        counters.inc(counters.scores, evaluation.contract.value, "true" if evaluation.score.won else "false")
+        counters.inc(counters.scores, evaluation.contract, "true" if evaluation.score.won else "false")
     _note(
         {
             "operation": "evaluate",
-            "status": evaluation.status.value,
+            "status": evaluation.status,
             "valid": evaluation.valid,
             "violations": codes,
             "redeal_reason": evaluation.redeal_reason,

@@ -100,7 +100,8 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
     telemetry.legal_cards_decided(result.reason)
-    return {"legal": codes_of(result.cards), "reason": result.reason.value, "message": _REASON_MESSAGES[result.reason]}
+    # reason is a StrEnum, which orjson writes as its value.
+    return {"legal": codes_of(result.cards), "reason": result.reason, "message": _REASON_MESSAGES[result.reason]}
 
 
 class WinnerRequest(StrictSchema):

@@ -226,7 +226,7 @@ def explain(result: Score) -> tuple[str, ...]:
         )
     if r.chelem:
         lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {r.chelem:+d}.")
-    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {', '.join(f'{v:+d}' for v in seats)}.")
+    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {', '.join([f'{v:+d}' for v in seats])}.")
     return tuple(lines)
 
 
