@@ -220,7 +220,7 @@ def test_9_the_multiplier_scales_only_the_contract_and_the_petit(summary: Summar
 
 
 def _fields(summary: Summary) -> dict[str, Any]:
-    return {name: getattr(summary, name) for name in Summary.__slots__}
+    return summary._asdict()
 
 
 @pytest.mark.parametrize("oudlers", range(4))
@@ -238,3 +238,26 @@ def test_3_pousse_is_garde_only_under_its_variant() -> None:
     assert contract_named("pousse", Rules(pousse_alias=True)) is Contract.GARDE
     with pytest.raises(ValueError, match="pousse"):
         contract_named("pousse")
+
+
+def test_9_explanation_states_every_term() -> None:
+    summary = Summary(
+        players=5,
+        contract=Contract.PRISE,
+        taker=1,
+        partner=3,
+        points_half=72,
+        oudlers=2,
+        petit_au_bout=Side.ATTACK,
+        poignees=((Side.DEFENCE, PoigneeSize.DOUBLE),),
+        chelem_announced=True,
+        chelem_made_by=Side.ATTACK,
+    )
+    assert score(summary).explanation == (
+        "prise: 36 points with 2 oudler(s), 41 needed: lost by 5.",
+        "Contract: −(25 + 5) × 1 = -30.",
+        "Petit au bout to the attack: 10 × 1 = +10.",
+        "Poignée double shown by the defence: 30 to the side that wins the deal (defence).",
+        "Chelem (announced and made): +400.",
+        "Per defender: +350; marks by seat: -350, +700, -350, +350, -350.",
+    )

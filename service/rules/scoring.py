@@ -11,7 +11,6 @@ points throughout, so nothing is rounded before the half-point rule applies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, NamedTuple
 
@@ -99,9 +98,9 @@ class PoigneeSize(StrEnum):
         return TABLES[players].poignee_sizes[list(PoigneeSize).index(self)]
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """What scoring needs to know of a deal."""
+class Summary(NamedTuple):
+    """What scoring needs to know of a deal. A named tuple, as :class:`Score`: one is made for
+    every deal scored, and a frozen dataclass costs twice as much to make."""
 
     players: int
     contract: Contract
@@ -213,15 +212,15 @@ def explain(result: Score) -> tuple[str, ...]:
     s, r = result.summary, result
     won, need, margin, m, seats = r.won, r.threshold_half, r.margin, r.multiplier, r.scores
     lines = [
-        f"{s.contract.value}: {_pts(s.points_half)} points with {s.oudlers} oudler(s), "
+        f"{s.contract}: {_pts(s.points_half)} points with {s.oudlers} oudler(s), "
         f"{_pts(need)} needed: {'won' if won else 'lost'} by {margin}.",
         f"Contract: {'+' if won else '−'}(25 + {margin}) × {m} = {r.contract_points:+d}.",
     ]
     if s.petit_au_bout is not None:
-        lines.append(f"Petit au bout to the {s.petit_au_bout.value}: 10 × {m} = {r.petit_au_bout:+d}.")
+        lines.append(f"Petit au bout to the {s.petit_au_bout}: 10 × {m} = {r.petit_au_bout:+d}.")
     for side, size in s.poignees:
         lines.append(
-            f"Poignée {size.value} shown by the {side.value}: {size.bonus} to the side that wins the deal "
+            f"Poignée {size} shown by the {side}: {size.bonus} to the side that wins the deal "
             f"({'attack' if won else 'defence'})."
         )
     if r.chelem:
