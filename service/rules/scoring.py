@@ -182,8 +182,18 @@ def marks(players: int, taker: int, partner: int | None, per_defender: int) -> t
     return tuple(out)
 
 
-def _pts(half: int) -> str:
+def _written(half: int) -> str:
     return f"{half // 2}" if half % 2 == 0 else f"{half / 2:.1f}"
+
+
+# Explanations are made for every answer: card points (0–182 half points) are written once,
+# and the marks of 3, 4 or 5 seats with one format string.
+_POINTS_WRITTEN: Final = tuple(_written(half) for half in range(TOTAL_HALF + 1))
+_MARKS_FORMAT: Final = {n: ", ".join(["%+d"] * n) for n in TABLES}
+
+
+def _pts(half: int) -> str:
+    return _POINTS_WRITTEN[half] if 0 <= half <= TOTAL_HALF else _written(half)
 
 
 def score(summary: Summary) -> Score:
@@ -225,7 +235,8 @@ def explain(result: Score) -> tuple[str, ...]:
         )
     if r.chelem:
         lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {r.chelem:+d}.")
-    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {', '.join([f'{v:+d}' for v in seats])}.")
+    marks_format = _MARKS_FORMAT.get(len(seats)) or ", ".join(["%+d"] * len(seats))
+    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {marks_format % seats}.")
     return tuple(lines)
 
 
