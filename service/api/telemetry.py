@@ -43,7 +43,7 @@ METRICS_PATH = "/metrics"
 UNMATCHED = "unmatched"
 """The ``url_rule`` label of every request that reached no route (404, 405, redirects)."""
 
-# Methods outside this set are counted as OTHER, so that odd methods cannot multiply labels.
+# Methods outside this set are counted as "other", so that odd methods cannot multiply labels.
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _OTHER_METHOD = "other"
 
