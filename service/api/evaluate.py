@@ -6,13 +6,12 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.rules.cards import CARD_CODES
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes_of
+from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
 from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -212,7 +211,6 @@ class EvaluateResponse(StrictSchema):
 def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
     # The core's enums are StrEnums: orjson writes each as its value, so they go in as they are.
     x = ev.excuse
-    cc = CARD_CODES
     return {
         "status": ev.status,
         "valid": ev.valid,
@@ -232,7 +230,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         "contract": ev.contract,
         "partner": ev.partner,
         "attack": list(ev.attack),
-        "tricks": [{"leader": t.leader, "cards": [cc[c] for c in t.cards], "winner": t.winner} for t in ev.tricks],
+        "tricks": [{"leader": t.leader, "cards": codes(t.cards), "winner": t.winner} for t in ev.tricks],
         "excuse": None
         if x is None
         else {
