@@ -93,7 +93,16 @@ def test_failures_count_as_exceptions(client: FlaskClient, monkeypatch: pytest.M
     assert got["flask_http_request_exceptions_total", frozenset({("method", "POST"), ("status", "500")})] == 1
 
 
-def test_every_answer_carries_a_request_id(client: FlaskClient) -> None:
-    assert len(client.get("/no/such/path").headers["X-Request-ID"]) == 32
-    assert client.get(LEGAL, headers={"X-Request-ID": "r-405"}).headers["X-Request-ID"] == "r-405"
-    assert client.get("/metrics").headers.get_all("X-Request-ID") != []
+def test_every_answer_carries_one_request_id(client: FlaskClient) -> None:
+    answers = [
+        client.post(LEGAL, json={"players": 4, "hand": ["KS"]}),  # 200
+        client.post(LEGAL, json={"players": 6, "hand": ["KS"]}),  # 422
+        client.get("/no/such/path"),  # 404
+        client.get(LEGAL, headers={"X-Request-ID": "r-405"}),  # 405, the client's id kept
+        client.get("/metrics"),  # served by the exporter
+    ]
+    ids = [a.headers.get_all("X-Request-ID") for a in answers]
+    assert all(len(one) == 1 for one in ids), ids
+    assert ids[3] == ["r-405"]
+    assert all(len(one[0]) == 32 for i, one in enumerate(ids) if i != 3)
+    assert len({one[0] for one in ids}) == len(ids), "each request has its own id"

@@ -10,14 +10,17 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, has_request_context, request
 
 HEADER = "X-Request-ID"
 _SANE = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
 _KEY = "tarot.request_id"  # kept in the WSGI environ, where the access log finds it too
+
+if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 
 def _id_for(environ: dict[str, Any]) -> str:
@@ -43,10 +46,10 @@ def add_to_record(record: logging.LogRecord) -> bool:
 class RequestIds:
     """WSGI layer: gives each request its id and puts it on the answer's headers."""
 
-    def __init__(self, app: Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]) -> None:
+    def __init__(self, app: WSGIApplication) -> None:
         self._next = app
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         rid = _id_for(environ)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

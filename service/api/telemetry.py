@@ -21,10 +21,10 @@ per request keeps logging off the hot path's bill.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, request
 from prometheus_client import CollectorRegistry, Counter, Histogram
@@ -36,9 +36,12 @@ from ..rules.deal import Evaluation
 from ..rules.play import LegalReason
 from ..rules.scoring import Contract
 
+if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_PATH = "/metrics"
-
 
 UNMATCHED = "unmatched"
 """The ``url_rule`` label of every request that reached no route (404, 405, redirects)."""
@@ -46,9 +49,6 @@ UNMATCHED = "unmatched"
 # Methods outside this set are counted as "other", so that odd methods cannot multiply labels.
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _OTHER_METHOD = "other"
-
-StartResponse = Callable[..., Any]
-WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
 class RequestMetrics:
@@ -60,7 +60,7 @@ class RequestMetrics:
     """
 
     def __init__(self, app: Flask, registry: CollectorRegistry | None) -> None:
-        self._next: WsgiApp = app.wsgi_app
+        self._next: WSGIApplication = app.wsgi_app
         self._url_map = app.url_map
         # Routes without variables (all the operations) are found with one dict lookup; other
         # paths go through the URL map, as Flask routes them.
@@ -87,7 +87,7 @@ class RequestMetrics:
         )
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
-    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         started = perf_counter()
         statuses: list[str] = []
 
