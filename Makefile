@@ -1,20 +1,28 @@
-# Set-up is part of every target: the virtualenv is created and the pinned
-# dependencies installed whenever the lock file is newer than the last install.
+# Set-up is part of every target: the virtualenv is created and the pinned dependencies
+# installed whenever a lock file is newer than its last install. Serving needs only the
+# runtime lock; tests and the other development targets install the development lock.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+STAMP  := $(VENV)/.installed-dev
 PORT   ?= 8000
 export PORT
 
 .PHONY: run test lint typecheck spec unit browser fuzz load bench lock clean
 
-$(STAMP): requirements/dev.lock
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUNTIME): requirements/runtime.lock | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
+	touch $@
+
+$(STAMP): requirements/dev.lock | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock
 	touch $@
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
 
 test: lint typecheck browser unit

@@ -9,19 +9,31 @@ import shutil
 import signal
 import tempfile
 
+from service.connection import DRAINING
+from service.worker import ConnectionLimits
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 
-# Rules checks are short and CPU-bound: one sync worker per CPU keeps every core busy
-# without the overhead of threads or an event loop.
-# (gunicorn's sync worker, answering unparsable HTTP with problem documents: service.worker)
-worker_class = "service.worker.ProblemSyncWorker"
+# One worker process per CPU, each serving many connections with gevent (service.worker):
+# a slow or idle client waits in a greenlet and costs the others nothing, and the rules
+# work, CPU-bound and short, runs one request at a time per process.
+worker_class = "service.worker.ServiceWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or len(os.sched_getaffinity(0)))
+# Open connections per worker; at the bound a worker stops accepting until one closes.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
 
-# No request legitimately takes more than milliseconds; a worker stuck for 30 s is killed.
+# A worker that misses its heartbeat this long (a request computing for 30 s: none does) is
+# killed and replaced.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # On SIGTERM, in-flight requests get this long to finish (below Kubernetes' 30 s grace).
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
-keepalive = 5
+# An idle kept-alive connection waits this long for its next request, then is closed.
+keepalive = int(os.environ.get("KEEPALIVE_SECONDS", "5"))
+# Deadlines of a request: its headers from its first byte, and each wait for body bytes.
+connection_limits = ConnectionLimits(
+    header_seconds=float(os.environ.get("HEADER_TIMEOUT_SECONDS", "5")),
+    body_seconds=float(os.environ.get("BODY_TIMEOUT_SECONDS", "10")),
+)
 
 # After SIGTERM a worker keeps serving this long with /readyz answering 503, so that load
 # balancers polling readiness stop sending traffic before the sockets close.
@@ -74,14 +86,16 @@ def on_exit(server):
 
 
 def post_worker_init(worker):
-    """Drain on SIGTERM: answer /readyz with 503 for ``drain_seconds``, then stop.
+    """Give the worker its deadlines; drain on SIGTERM: /readyz 503 for ``drain_seconds``, then stop.
 
     gunicorn's own handler stops the worker at once, after the request in hand; requests that
-    a load balancer still routes here in the meantime would be refused.
+    a load balancer still routes here in the meantime would be refused. While draining,
+    every answer closes its connection, so that clients reconnect to instances in service.
     """
+    worker.limits = connection_limits
 
     def drain(signum, frame):
-        worker.wsgi.config["DRAINING"] = True
+        worker.wsgi.config[DRAINING] = True
         if drain_seconds <= 0:
             worker.handle_exit(signum, frame)
             return

@@ -1,22 +1,57 @@
-"""gunicorn's sync worker, answering malformed HTTP with problem documents.
+"""The gunicorn worker that serves the service: many connections per process, with deadlines.
 
-gunicorn itself refuses a request it cannot parse (a broken request line, bad headers, a
-bad chunked framing, an unknown transfer coding) before the application sees it, with an
-HTML page; an unknown transfer coding even gets 501. Clients of this service get the same
-``application/problem+json`` answer as for any other fault, with a 4xx status: these are
-client faults, and our contract promises no 5xx for them (RFC 9112 §6.1's 501 is a SHOULD).
+Phones send requests slowly (a train enters a tunnel halfway through an upload), and nothing
+buffers in front of the service: a worker that gave each connection the process until its
+request had arrived would let a few slow clients stall everyone. This worker runs on gevent:
+
+- **One acceptor greenlet per listening socket** takes new connections. When a connection's
+  request is already whole on arrival (headers and body in the first read, the usual case on
+  a LAN or from a backend), the acceptor serves it at once and sends the answer without
+  waiting; a request served this way costs about what it costs a sync worker, no greenlet is
+  made for it.
+- **Anything that has to wait gets a greenlet of its own**: a request still arriving, the
+  rest of an answer the client is slow to take, the next request of a kept-alive connection.
+  While it waits, the acceptor and every other connection carry on.
+- **Deadlines** (:class:`ConnectionLimits`, gunicorn's ``keepalive``): a request's headers
+  must arrive within ``header_seconds`` of its first byte, or a 408 problem is sent and the
+  connection closed; each read of a body must bring bytes within ``body_seconds``, or the
+  application answers 408 (it is reading the body when it stalls); an idle kept-alive
+  connection is closed after ``keepalive`` seconds, a new one that sends nothing after
+  ``header_seconds``.
+- **A bound**: at most ``worker_connections`` open connections per worker. At the bound the
+  acceptor stops taking connections until one closes; new ones wait in the kernel's listen
+  backlog, where the other workers may take them.
+
+The rules work is CPU-bound and short: one request computes at a time per process, and the
+other connections only wait while it does (see the README's "Serving" section for the
+figures). Requests gunicorn cannot parse are answered with ``application/problem+json`` and a
+4xx status, as every other fault of the service: gunicorn's own answer is an HTML page, and a
+501 for an unknown transfer coding, but these are client faults (RFC 9112 §6.1's 501 is a
+SHOULD).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
+import socket
+import time
 import uuid
+from dataclasses import dataclass
+from datetime import datetime
 from http import HTTPStatus
 from typing import Any
 
+import gevent
+from gevent.lock import BoundedSemaphore
 from gunicorn import util
-from gunicorn.http import errors
-from gunicorn.workers.sync import SyncWorker
+from gunicorn.http import RequestParser, errors, wsgi
+from gunicorn.http.body import LengthReader
+from gunicorn.workers.ggevent import GeventWorker
+
+from .connection import CLOSE_CONNECTION, DRAINING
 
 PROBLEM_BASE = "/problems/"
 
@@ -35,18 +70,39 @@ _STATUS: tuple[tuple[type[Exception], HTTPStatus, str], ...] = (
 # Not the client's fault: left to gunicorn (a 500, logged with its trace).
 _SERVER_SIDE = (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName, errors.ConfigurationProblem)
 
+_END_OF_HEADERS = b"\r\n\r\n"
+_FIRST_READ = 65536
 
-def problem_answer(exc: Exception) -> bytes:
-    """The raw HTTP answer to a request gunicorn could not parse."""
-    status, code = HTTPStatus.BAD_REQUEST, "malformed_http"
-    for kind, kind_status, kind_code in _STATUS:
-        if isinstance(exc, kind):
-            status, code = kind_status, kind_code
-            break
-    detail = f"The HTTP request could not be parsed: {exc}"
+# accept() failures that only mean "not now".
+_ACCEPT_AGAIN = (errno.EAGAIN, errno.ECONNABORTED, errno.EINTR, errno.EPROTO)
+# accept() failures for want of resources: wait a little, other connections are closing.
+_ACCEPT_STARVED = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+# Socket errors that only mean the client went away.
+_GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """How long a connection may take over each part of a request, in seconds."""
+
+    header_seconds: float = 5.0
+    """From a request's first byte to the end of its headers; also how long a new connection
+    may stay silent."""
+    body_seconds: float = 10.0
+    """Longest wait for the next bytes of a body, and for the client to take more of an answer."""
+    drain_bytes: int = 64 * 1024
+    """Most of an unread request body discarded to keep the connection for the next request."""
+
+
+class HeaderTimeoutError(Exception):
+    """A request's headers did not arrive in time."""
+
+
+def problem_answer(status: HTTPStatus, kind: str, code: str, detail: str) -> bytes:
+    """A raw HTTP answer with a problem document, for faults found before the application runs."""
     body = json.dumps(
         {
-            "type": PROBLEM_BASE + "malformed-http",
+            "type": PROBLEM_BASE + kind,
             "title": status.phrase,
             "status": int(status),
             "detail": detail,
@@ -63,15 +119,367 @@ def problem_answer(exc: Exception) -> bytes:
     return head.encode("latin-1") + body
 
 
-class ProblemSyncWorker(SyncWorker):  # type: ignore[misc]
-    """The sync worker, with problem documents for requests that are not valid HTTP."""
+def parse_problem(exc: Exception) -> bytes:
+    """The answer to a request gunicorn could not parse."""
+    status, code = HTTPStatus.BAD_REQUEST, "malformed_http"
+    for kind, kind_status, kind_code in _STATUS:
+        if isinstance(exc, kind):
+            status, code = kind_status, kind_code
+            break
+    return problem_answer(status, "malformed-http", code, f"The HTTP request could not be parsed: {exc}")
+
+
+HEADER_TIMEOUT_ANSWER = problem_answer(
+    HTTPStatus.REQUEST_TIMEOUT, "request-timeout", "header_timeout", "The request's headers did not arrive in time."
+)
+
+
+class Response(wsgi.Response):  # type: ignore[misc]
+    """gunicorn's response, sending the head with the first body bytes, or holding it all.
+
+    Holding (``hold=True``): nothing is written; the caller takes the bytes with
+    :meth:`take` and sends them without waiting. Otherwise each write goes out at once, the
+    status line and headers with the first one: an answer of this service is one small JSON
+    document, and one write instead of two saves a system call per request.
+    """
+
+    headers_sent: bool
+
+    def __init__(self, req: Any, sock: Any, cfg: Any, hold: bool = False) -> None:
+        super().__init__(req, sock, cfg)
+        self._out: list[bytes] | None = [] if hold else None
+        self._head = b""
+
+    def send_headers(self) -> None:
+        if self.headers_sent:
+            return
+        lines = self.default_headers()
+        lines.extend([f"{name}: {value}\r\n" for name, value in self.headers])
+        self._head = ("".join(lines) + "\r\n").encode("latin-1")
+        self.headers_sent = True
+
+    def _emit_body(self, data: bytes) -> None:
+        if self.chunked:
+            data = b"%X\r\n%s\r\n" % (len(data), data)
+        self._put(data)
+
+    def close(self) -> None:
+        self.send_headers()
+        self._put(b"0\r\n\r\n" if self.chunked else b"")
+
+    def _put(self, data: bytes) -> None:
+        if self._head:
+            data, self._head = self._head + data, b""
+        if not data:
+            return
+        if self._out is not None:
+            self._out.append(data)
+        else:
+            self.sock.sendall(data)
+
+    def take(self) -> bytes:
+        """What a holding response has kept back."""
+        out, self._out = b"".join(self._out or ()), []
+        return out
+
+
+def _body_buffered(req: Any, parser: RequestParser) -> bool:
+    """Whether ``req``'s whole body is already read off the socket."""
+    reader = req.body.reader
+    return isinstance(reader, LengthReader) and reader.length <= len(parser.unreader.buf.getvalue())
+
+
+class ServiceWorker(GeventWorker):  # type: ignore[misc]
+    """gevent worker: an acceptor that serves whole requests at once, greenlets for the rest."""
+
+    limits = ConnectionLimits()
+    """Replaced from gunicorn.conf.py (``post_worker_init``)."""
+    alive: bool
+
+    def init_process(self) -> None:
+        self._slots = BoundedSemaphore(self.worker_connections)
+        self._idle: set[gevent.Greenlet] = set()
+        self._connections: set[gevent.Greenlet] = set()
+        super().init_process()
+
+    # The worker's life: accept until told to stop, then let the connections finish.
+
+    def run(self) -> None:
+        acceptors = []
+        for listener in self.sockets:
+            if listener.family in (socket.AF_INET, socket.AF_INET6):
+                # The kernel hands over a connection once its first bytes are in, so the
+                # acceptor rarely meets a connection with nothing to read yet.
+                listener.setsockopt(
+                    socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT, max(1, round(self.limits.header_seconds))
+                )
+            acceptors.append(gevent.spawn(self._accept, listener))
+        while self.alive:
+            self.notify()
+            gevent.sleep(1.0)
+        # Stop accepting (an acceptor waiting in accept() wakes up with an error), close the
+        # idle kept-alive connections, and give requests in hand the graceful timeout.
+        for listener in self.sockets:
+            listener.close()
+        gevent.killall(list(self._idle), block=False)
+        deadline = time.monotonic() + self.cfg.graceful_timeout
+        while (self._connections or any(a for a in acceptors if not a.dead)) and time.monotonic() < deadline:
+            self.notify()
+            gevent.sleep(0.1)
+        if self._connections:
+            self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
+            gevent.killall(list(self._connections), timeout=1)
+
+    def _accept(self, listener: Any) -> None:
+        name = listener.getsockname()
+        while self.alive:
+            self._slots.acquire()
+            try:
+                client, addr = listener.accept()
+            except OSError as exc:
+                self._slots.release()
+                if not self.alive:
+                    return
+                if exc.errno in _ACCEPT_STARVED:
+                    self.log.error("Cannot accept connections (%s); retrying.", exc)
+                    gevent.sleep(0.1)
+                elif exc.errno not in _ACCEPT_AGAIN:
+                    self.log.exception("Accepting a connection failed.")
+                    gevent.sleep(0.1)
+                continue
+            self._arrival(name, client, addr)
+            # Let the connections that were waiting run before the next arrival is served.
+            gevent.sleep(0)
+
+    # A connection: served here when its request is whole, else by a greenlet of its own.
+
+    def _arrival(self, name: Any, client: Any, addr: Any) -> None:
+        """A new connection, in the acceptor: serve its request now if nothing has to wait."""
+        parser = RequestParser(self.cfg, client, addr)
+        with self._guard(client, None, addr, inline=True) as guard:
+            client.settimeout(0.0)
+            try:
+                first = client.recv(_FIRST_READ)
+            except BlockingIOError:
+                first = None
+            if first == b"":
+                return  # opened and closed without a word
+            if first is not None:
+                parser.unreader.unread(first)
+            if first is None or _END_OF_HEADERS not in first:
+                guard.hand_over(self._connection, name, parser, None, b"", True)
+                return
+            guard.req = req = next(parser)
+            if not _body_buffered(req, parser):
+                guard.hand_over(self._connection, name, parser, req, b"", False)
+                return
+            resp, keep = self.handle_request(name, req, client, addr, hold=True)
+            rest = resp.take()
+            with contextlib.suppress(BlockingIOError):  # what could not go now goes below
+                rest = rest[client.send(rest) :] if rest else rest
+            # The body was all buffered: draining what the application left of it never waits.
+            keep = keep and parser.finish_body()
+            if rest or keep:
+                guard.hand_over(self._connection, name, parser, None, rest, keep)
+
+    def _connection(
+        self, name: Any, client: Any, addr: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool
+    ) -> None:
+        """A connection's own greenlet: everything of it that has to wait.
+
+        ``req`` is a request parsed but not yet served; ``unsent``, the rest of an answer;
+        ``keep``, whether the connection serves another request after that.
+        """
+        with self._guard(client, req, addr) as guard:
+            if unsent:
+                client.settimeout(self.limits.body_seconds)
+                client.sendall(unsent)
+                if not keep:
+                    return
+            fresh = req is None and not unsent and keep and parser.req_count == 0
+            while True:
+                if guard.req is None:
+                    wait = self.limits.header_seconds if fresh else self.cfg.keepalive
+                    if not self._request_begins(client, parser, wait, idle=not fresh):
+                        return
+                    guard.req = self._read_headers(client, parser)
+                fresh = False
+                client.settimeout(self.limits.body_seconds)
+                _, keep = self.handle_request(name, guard.req, client, addr)
+                guard.req = None
+                if not keep:
+                    return
+                if not parser.finish_body(time.monotonic() + self.limits.body_seconds, self.limits.drain_bytes):
+                    return
+                # A fast client's next request is often in already: let the other connections
+                # run first, or one busy connection would keep the worker to itself.
+                gevent.sleep(0)
+
+    def _request_begins(self, client: Any, parser: RequestParser, wait: float, idle: bool) -> bool:
+        """Whether a request begins within ``wait`` seconds (False: closed, or silent too long)."""
+        unreader = parser.unreader
+        unreader.buf.seek(0, io.SEEK_END)
+        if unreader.buf.tell():  # bytes of it are here already (read ahead, or pipelined)
+            return True
+        client.settimeout(wait)
+        current = gevent.getcurrent()
+        if idle:
+            self._idle.add(current)
+        try:
+            first = client.recv(_FIRST_READ)
+        except TimeoutError:
+            return False
+        finally:
+            self._idle.discard(current)
+        if not first or not self.alive:
+            return False
+        unreader.unread(first)
+        return True
+
+    def _read_headers(self, client: Any, parser: RequestParser) -> Any:
+        """The next request's line and headers, which must arrive within the header deadline."""
+        if _END_OF_HEADERS in parser.unreader.buf.getvalue():
+            return next(parser)  # all there: no timer needed
+        client.settimeout(self.limits.header_seconds)
+        with gevent.Timeout(self.limits.header_seconds, HeaderTimeoutError):
+            try:
+                return next(parser)
+            except TimeoutError:
+                raise HeaderTimeoutError from None
+
+    def _guard(self, client: Any, req: Any, addr: Any, inline: bool = False) -> _Guard:
+        return _Guard(self, client, req, addr, inline)
+
+    def _close(self, _name: Any, client: Any, *_: Any) -> None:
+        """Close a connection and free its slot.
+
+        The close lingers (RFC 9112 §9.6: send FIN, read what the client still sends, for up
+        to 2 s and 64 KiB): closing with unread bytes would make the kernel reset the
+        connection, and the client could lose the answer just sent, a 413 for instance.
+        """
+        try:
+            util.close_graceful(client)
+        finally:
+            self._slots.release()
+
+    # One request.
+
+    def handle_request(
+        self, listener_name: Any, req: Any, sock: Any, addr: Any, hold: bool = False
+    ) -> tuple[Response, bool]:
+        """Run the application for ``req``: the response, and whether the connection stays open."""
+        started = datetime.now()
+        environ: dict[str, Any] = {}
+        resp = None
+        try:
+            self.cfg.pre_request(self, req)
+            resp, environ = wsgi.create(req, sock, addr, listener_name, self.cfg, Response, (hold,))
+            environ["wsgi.multithread"] = True
+            self.nr += 1
+            if self.nr >= self.max_requests and self.alive:
+                self.log.info("Autorestarting worker after current request.")
+                self.alive = False
+            respiter = self.wsgi(environ, resp.start_response)
+            # Decided after the application ran and before the head goes out.
+            if not self.alive or environ.get(CLOSE_CONNECTION) or self._draining():
+                resp.force_close()
+            try:
+                for item in respiter:
+                    resp.write(item)
+                resp.close()
+            finally:
+                self.log.access(resp, req, environ, datetime.now() - started)
+                if hasattr(respiter, "close"):
+                    respiter.close()
+            return resp, not resp.should_close()
+        except Exception:
+            if resp is not None and resp.headers_sent:
+                # Part of an answer may be out: nothing sensible can follow it on this connection.
+                self.log.exception("Error handling request")
+                resp.force_close()
+                return resp, False
+            raise
+        finally:
+            try:
+                self.cfg.post_request(self, req, environ, resp)
+            except Exception:
+                self.log.exception("Exception in post_request hook")
+
+    def _draining(self) -> bool:
+        config = getattr(self.wsgi, "config", None)
+        return bool(config and config.get(DRAINING))
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: Exception) -> None:
         if not isinstance(exc, errors.ParseException) or isinstance(exc, _SERVER_SIDE):
             super().handle_error(req, client, addr, exc)
             return
         self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
+        self.send_final(client, parse_problem(exc))
+
+    def send_final(self, client: Any, answer: bytes) -> None:
+        """Send a last answer on a connection about to close, if the client still takes it."""
         try:
-            util.write_nonblock(client, problem_answer(exc))
+            client.settimeout(self.limits.body_seconds)
+            client.sendall(answer)
         except OSError:
-            self.log.debug("Failed to send the problem answer.")
+            self.log.debug("The client left before its answer was sent.")
+
+
+class _Guard:
+    """A connection's slot and socket, released once, whatever ends its service.
+
+    Every way a connection can end goes through here: the client leaving, a deadline, a
+    request gunicorn cannot parse (a problem answer), an unexpected error (logged). A guard
+    can hand the connection over to a new greenlet instead, which then owns the slot.
+    """
+
+    def __init__(self, worker: ServiceWorker, client: Any, req: Any, addr: Any, inline: bool) -> None:
+        self.worker, self.client, self.req, self.addr = worker, client, req, addr
+        self.inline = inline
+        self.handed_over = False
+
+    def __enter__(self) -> _Guard:
+        return self
+
+    def hand_over(self, serve: Any, name: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool) -> None:
+        worker = self.worker
+        greenlet = gevent.spawn(serve, name, self.client, self.addr, parser, req, unsent, keep)
+        worker._connections.add(greenlet)
+        greenlet.link(worker._connections.discard)
+        self.handed_over = True
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        worker, client = self.worker, self.client
+        try:
+            if exc is None or isinstance(exc, (StopIteration, errors.NoMoreData)):
+                pass  # done, or the client closed, or HTTP says this was the last request
+            elif isinstance(exc, HeaderTimeoutError):
+                worker.send_final(client, HEADER_TIMEOUT_ANSWER)
+            elif isinstance(exc, TimeoutError):
+                worker.log.debug("Closing a connection that stalled.")
+            elif isinstance(exc, OSError):
+                if exc.errno not in _GONE:
+                    worker.log.exception("Socket error serving a connection.")
+            elif isinstance(exc, Exception):
+                worker.handle_error(self.req, client, self.addr, exc)
+            else:
+                return False  # GreenletExit and the like: let them through
+            return True
+        finally:
+            if not self.handed_over:
+                if not self.inline:
+                    worker._close(None, client)
+                elif _has_unread(client):
+                    # Lingering would hold up the acceptor: a greenlet of its own does it.
+                    self.hand_over(worker._close, None, None, None, b"", False)
+                else:
+                    util.close(client)  # nothing unread: the close cannot reset the connection
+                    worker._slots.release()
+
+
+def _has_unread(client: Any) -> bool:
+    """Whether bytes the service did not read wait on the connection (closing now would reset it)."""
+    try:
+        return bool(client.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except OSError:
+        return False

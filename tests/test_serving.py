@@ -86,8 +86,8 @@ def test_metrics_add_up_across_workers(metrics_dir: Path) -> None:
     # A server of its own, so that no other test's requests are in the counts.
     with Gunicorn({"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir / "own")}) as g:
         jobs = [(path, body, status) for path, body, status, times in TRAFFIC for _ in range(times)]
-        # The first request is held half-sent: the sync worker that accepted it waits for the
-        # body, so the other worker serves the rest, and both have samples to sum.
+        # The first request is held half-sent (a slow client: it must not hold up the others),
+        # and eight clients at once keep both workers accepting, so both have samples to sum.
         path, body, _ = jobs[0]
         payload = json.dumps(body).encode()
         held = socket.create_connection(("127.0.0.1", g.port))
@@ -190,3 +190,41 @@ def test_sigterm_drains_without_failing_a_request() -> None:
         assert len(results) > at_signal, "requests kept being served while draining"
         assert g.stop() == 0
     assert results and set(results) == {200}, Counter(results)
+
+
+def worker_pids(master: int) -> set[int]:
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return {int(pid) for pid in children}
+
+
+def test_sighup_reloads_the_workers_without_failing_a_request() -> None:
+    results: list[int | str] = []
+    stop = threading.Event()
+    with Gunicorn({"DRAIN_SECONDS": "0.5"}) as g:
+
+        def client() -> None:
+            while not stop.is_set():
+                try:
+                    results.append(call(g.base, "POST", "/v1/tricks/legal-cards", TRAFFIC[0][1]).status)
+                except OSError as exc:
+                    results.append(repr(exc))
+
+        before = worker_pids(g.pid)
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        for t in threads:
+            t.start()
+        while len(results) < 50:
+            time.sleep(0.01)
+        os.kill(g.pid, signal.SIGHUP)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and (worker_pids(g.pid) & before or len(worker_pids(g.pid)) != 2):
+            time.sleep(0.1)
+        at_reload = len(results)
+        while len(results) < at_reload + 50:
+            time.sleep(0.01)
+        stop.set()
+        for t in threads:
+            t.join()
+        after = worker_pids(g.pid)
+    assert len(after) == 2 and not after & before, "two new workers replaced the old ones"
+    assert set(results) == {200}, Counter(results)

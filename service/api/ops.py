@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, current_app
 from flask_smorest import Blueprint
 
+from ..connection import DRAINING
 from .common import StrictSchema
 from .fields import StrictString
 
@@ -29,7 +30,7 @@ def livez() -> dict[str, Any]:
 @blp.alt_response(503, schema=HealthSchema, description="Draining: take this instance out of rotation.")
 def readyz() -> Any:
     """Readiness: the instance takes traffic (503 once it has begun to shut down)."""
-    if current_app.config.get("DRAINING"):
+    if current_app.config.get(DRAINING):
         return {"status": "draining"}, 503
     return {"status": "ok"}
 

@@ -26,22 +26,44 @@ import flask
 import marshmallow as ma
 from flask import Response, request
 from flask_smorest import Blueprint
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
+from ..connection import CLOSE_CONNECTION
 from .jsonio import BodyError, dumps, parse_body
 from .plans import LoadPlan
 from .problems import FieldError, ProblemError, errors_from_messages
 from .responses import documented_errors
 
 
+def _stalled(exc: BaseException | None) -> bool:
+    """Whether reading failed because the client stopped sending (the server's body deadline)."""
+    while exc is not None:
+        if isinstance(exc, TimeoutError):
+            return True
+        exc = exc.__context__
+    return False
+
+
 def read_body(req: flask.Request) -> bytes:
-    """The whole body, refused when it cannot be read, is cut short or is too large."""
+    """The whole body, refused when it cannot be read, stalls, is cut short or is too large.
+
+    Whenever the body is not read to its end, the connection is marked to close after the
+    answer: where the next request would begin on it is unknown.
+    """
     try:
         data = req.get_data(cache=True)
-    except HTTPException:
-        raise
     except Exception as exc:
-        # Whatever the server's stream raises (a broken chunked framing, a client gone): unreadable.
+        req.environ[CLOSE_CONNECTION] = True
+        if _stalled(exc):
+            raise ProblemError(
+                408,
+                "request-timeout",
+                "The request body stopped arriving.",
+                [FieldError("", "body_timeout", "No bytes of the body arrived for too long; send it again.")],
+            ) from None
+        if isinstance(exc, HTTPException) and not isinstance(exc, ClientDisconnected):
+            raise  # 413 from the Content-Length, answered as such
+        # Whatever else the server's stream raises (a broken chunked framing, a client gone): unreadable.
         raise ProblemError(
             400,
             "malformed-body",
@@ -51,6 +73,7 @@ def read_body(req: flask.Request) -> bytes:
     announced = req.content_length
     if announced is not None:
         if len(data) != announced:
+            req.environ[CLOSE_CONNECTION] = True
             raise ProblemError(
                 400,
                 "malformed-body",
@@ -62,6 +85,7 @@ def read_body(req: flask.Request) -> bytes:
     # byte more in the stream means the body was larger.
     limit = req.max_content_length
     if limit is not None and len(data) >= limit and req.environ["wsgi.input"].read(1):
+        req.environ[CLOSE_CONNECTION] = True
         raise RequestEntityTooLarge()
     return data
 

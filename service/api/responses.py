@@ -38,6 +38,8 @@ class ProblemSchema(Schema):
 _BODY_ERRORS = {
     400: "The body is not JSON: malformed, empty, not UTF-8, nested too deeply, with duplicate keys, "
     "NaN or Infinity, or numbers out of range.",
+    408: "The body stopped arriving: no bytes of it for longer than the server waits "
+    "(`BODY_TIMEOUT_SECONDS`). The connection is closed after this answer.",
     413: "The body is larger than the service accepts.",
     415: "The content type is not application/json.",
     422: "Well-formed JSON that is not a valid request. Besides what this schema states, the service "

@@ -1,0 +1,14 @@
+"""What the application and the server's worker tell each other about a connection.
+
+Both sides name these keys from here, so neither imports the other: the application has no
+need of gevent, and the worker none of Flask.
+"""
+
+CLOSE_CONNECTION = "tarot.close_connection"
+"""WSGI environ key: the application sets it when the connection must not serve another
+request (a body it could not read, or would not read), so that its answer goes out with
+``Connection: close`` and the connection ends."""
+
+DRAINING = "DRAINING"
+"""Application config key, set when the instance begins to shut down: ``/readyz`` answers 503
+and every answer closes its connection, so that clients reconnect to instances in service."""
