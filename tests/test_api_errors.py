@@ -106,3 +106,27 @@ def test_ops_endpoints(client: FlaskClient) -> None:
     assert client.get("/readyz").get_json() == {"status": "ok"}
     assert client.get("/openapi.json").status_code == 200
     assert client.get("/openapi.yaml").mimetype == "application/yaml"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "pointer"),
+    [
+        (PATH, {"players": 4, "hand": ["ZZ"] * 12_000, "trick": []}, "/hand"),
+        ("/v1/tricks/winner", {"players": 4, "cards": [7] * 12_000}, "/cards"),
+        ("/v1/deals/evaluate", {"players": 4, "dealer": 0, "contract": "garde", "taker": 0, "plays": ["ZZ"] * 12_000},
+         "/plays"),
+        ("/v1/deals/evaluate", {"players": 4, "dealer": 0, "bids": ["bad"] * 8000}, "/bids"),
+        ("/v1/deals/score", {"players": 4, "contract": "garde", "taker": 0, "points": 50, "oudlers": 2,
+                             "poignees": [{"side": "x", "size": "y"}] * 2000}, "/poignees"),
+    ],
+    ids=["hand", "winner-cards", "plays", "bids", "poignees"],
+)  # fmt: skip
+def test_a_list_over_its_limit_is_one_error_not_one_per_item(
+    client: FlaskClient, path: str, body: dict[str, object], pointer: str
+) -> None:
+    # Items past the limit are not looked at: a 60 KB body of bad items costs no more than
+    # any other, and its answer is one located error, not thousands.
+    body = problem(client.post(path, json=body))
+    length_errors = [e for e in body["errors"] if e["pointer"] == pointer]  # type: ignore[union-attr]
+    assert [e["code"] for e in length_errors] == ["length"]
+    assert not [e for e in body["errors"] if e["pointer"].startswith(pointer + "/")]  # type: ignore[union-attr]

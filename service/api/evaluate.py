@@ -11,7 +11,7 @@ from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
+from .fields import BoundedList, CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
 from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -38,7 +38,7 @@ class PoigneeDeclaredSchema(StrictSchema):
 class EvaluateRequest(StrictSchema):
     players = players_field()
     dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
-    hands = fields.List(
+    hands = BoundedList(
         cards("A hand as dealt, before the dog.", 78),
         allow_none=True,
         load_default=None,
@@ -59,7 +59,7 @@ class EvaluateRequest(StrictSchema):
         },
     )
     taker = seat("The taker's seat (with `contract`).", allow_none=True, load_default=None)
-    bids = fields.List(
+    bids = BoundedList(
         StrictString(validate=validate.OneOf(BIDS)),
         allow_none=True,
         load_default=None,
@@ -69,7 +69,7 @@ class EvaluateRequest(StrictSchema):
     called_card = called_card_field("Five players: the card the taker called.")
     discard = cards("The taker's discard (écart): prise and garde only.", 78, allow_none=True, load_default=None)
     chelem_announced = StrictBoolean(load_default=False)
-    poignees = fields.List(fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=5))
+    poignees = BoundedList(fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=5))
     plays = cards("Every card in play order, trick after trick.", 78, load_default=list)
     rules = rules_field()
 

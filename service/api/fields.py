@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, CardMask, format_card, iter_cards, parse_card
 
@@ -49,7 +49,27 @@ class CalledCardField(CardField):
         return card
 
 
-class CardList(fields.List[Any]):
+class BoundedList(fields.List[Any]):
+    """A list whose length limit is checked before its items.
+
+    marshmallow validates every item first and the length after: a 60 KB body of 12 000
+    bad items then costs a worker some 100 ms and answers 12 000 errors. Over its limit,
+    the list gets one error, at the list, and its items are not looked at.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
+        self.check_length(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+    def check_length(self, value: Any) -> None:
+        """Raise marshmallow's own length error when ``value`` is a list over the limit."""
+        if isinstance(value, list):
+            for validator in self.validators:
+                if isinstance(validator, validate.Length) and validator.max is not None and len(value) > validator.max:
+                    validator(value)
+
+
+class CardList(BoundedList):
     """A list of card codes, loaded to the core's ints with one dictionary lookup per card.
 
     A deal carries some 150 cards; through ``List(CardField())`` each would pay for a full
@@ -63,6 +83,7 @@ class CardList(fields.List[Any]):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             return super()._deserialize(value, attr, data, **kwargs)
+        self.check_length(value)
         try:
             cards = list(map(CARD_BY_CODE.get, value))  # only string keys: anything else is None
         except TypeError:  # an unhashable item (a list, an object)

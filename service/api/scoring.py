@@ -23,7 +23,7 @@ from service.rules.variants import Rules
 
 from . import telemetry
 from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
-from .fields import HalfPoints, StrictBoolean, StrictInteger, StrictString
+from .fields import BoundedList, HalfPoints, StrictBoolean, StrictInteger, StrictString
 from .parsing import operation
 
 blp = Blueprint("deals", __name__, url_prefix="/v1/deals", description="Whole deals: scoring and evaluation.")
@@ -102,7 +102,7 @@ class ScoreRequest(StrictSchema):
         metadata={"description": "Oudlers the taker's side holds."},
     )
     petit_au_bout = side_field("The side that took the Petit au bout, or null.")
-    poignees = fields.List(
+    poignees = BoundedList(
         fields.Nested(PoigneeShownSchema),
         load_default=list,
         validate=validate.Length(max=5),
