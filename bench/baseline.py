@@ -1,8 +1,9 @@
 """The framework ceiling for the HTTP benchmark: bare Flask, no schemas, no rules.
 
 One view for every operation's path: it parses the JSON body, as the service must, and
-returns a small JSON answer. Served by gunicorn with the same gunicorn.conf.py as the
-service, so the ratio service / baseline is the cost of the service's own work.
+returns a small JSON answer. Served by gunicorn's stock sync worker, with the same
+gunicorn.conf.py as the service otherwise (workers, JSON access log), so the ratio
+service / baseline is the cost of the service's own work and of its way of serving.
 """
 
 from __future__ import annotations

@@ -8,9 +8,12 @@ function M.post(path, body_file)
   wrk.path = path
   wrk.body = f:read("*a")
   f:close()
-  -- Sync workers close every connection; say so, as real clients of such a server do.
   wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["Connection"] = "close"
+  -- A client that opens a connection per request says so; with WRK_KEEPALIVE=1, wrk keeps
+  -- its connections and sends request after request on them, as a backend's pool does.
+  if os.getenv("WRK_KEEPALIVE") ~= "1" then
+    wrk.headers["Connection"] = "close"
+  end
 end
 
 function M.done(summary, latency, requests)

@@ -331,7 +331,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             return False
         finally:
             self._idle.discard(current)
-        if not first or not self.alive:
+        if not first:
             return False
         unreader.unread(first)
         return True
@@ -381,7 +381,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 self.alive = False
             respiter = self.wsgi(environ, resp.start_response)
             # Decided after the application ran and before the head goes out.
-            if not self.alive or environ.get(CLOSE_CONNECTION) or self._draining():
+            if not (self.alive and self.cfg.keepalive) or environ.get(CLOSE_CONNECTION) or self._draining():
                 resp.force_close()
             try:
                 for item in respiter:

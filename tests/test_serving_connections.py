@@ -310,3 +310,11 @@ def test_draining_answers_close_their_kept_alive_connections() -> None:
             assert (status, headers["connection"]) == (200, "close")
             assert closed_by_server(s, 2)
         assert g.stop() == 0
+
+
+def test_keepalive_zero_closes_every_connection_after_its_answer() -> None:
+    with Gunicorn({"KEEPALIVE_SECONDS": "0"}) as g, socket.create_connection(("127.0.0.1", g.port), timeout=5) as s:
+        s.sendall(request_bytes("/v1/tricks/legal-cards", LEGAL))
+        status, headers, _ = read_answer(s)
+        assert (status, headers["connection"]) == (200, "close")
+        assert closed_by_server(s, 2)
