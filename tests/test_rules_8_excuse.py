@@ -6,12 +6,16 @@ three players: seat 0 is the taker (attack), seats 1 and 2 the defence.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from service.rules.cards import parse_card
-from service.rules.deal import ExcuseOutcome, Trick, settle_excuse
+from service.rules.deal import ExcuseOutcome, Status, Trick, evaluate_deal, settle_excuse
 from service.rules.scoring import Side
 from service.rules.variants import ExcuseLastTrick, Rules
+
+from .dealgen import random_deal, record
 
 A, D = Side.ATTACK, Side.DEFENCE
 SIDES = (A, D, D)
@@ -90,3 +94,32 @@ def test_8_3_and_8_4_last_trick(tricks: list[Trick], rules: Rules, outcome: Excu
 
 def test_not_played() -> None:
     assert settle_excuse([trick(0, "KS 1S 2S", 0)], SIDES) is None
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_8_2_in_progress_the_exchange_is_shown_owed_or_paid(players: int) -> None:
+    """Cut a deal just after the trick where the other side took the Excuse, and later: the
+    exchange is what the complete deal settles, paid once the owner's side has won a trick,
+    owed until then."""
+    checked = 0
+    for seed in range(200):
+        deal = random_deal(seed, players)
+        full = evaluate_deal(record(deal))
+        x = full.excuse
+        if x is None or x.exchange is None or x.trick is None:
+            continue
+        for cut in range(x.trick + 1, len(full.tricks)):
+            partial = evaluate_deal(dataclasses.replace(record(deal), plays=record(deal).plays[: cut * players]))
+            assert partial.status is Status.IN_PROGRESS
+            assert partial.excuse is not None and partial.excuse.exchange is not None
+            paid = x.exchange.paid_at_trick
+            expected = paid if paid is not None and paid < cut else None
+            assert (partial.excuse.exchange.from_side, partial.excuse.exchange.to_side) == (
+                x.exchange.from_side,
+                x.exchange.to_side,
+            )
+            assert partial.excuse.exchange.paid_at_trick == expected, (seed, cut)
+            checked += 1
+        if checked > 40:
+            break
+    assert checked > 20

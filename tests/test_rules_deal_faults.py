@@ -7,6 +7,7 @@ whose location is known by construction.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -14,10 +15,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.rules.cards import TRUMPS, cards_of, format_card, mask_of, parse_card
+from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.play import LegalReason, legal_cards, trick_winner
+from service.rules.scoring import PoigneeSize
 from service.rules.table import TABLES
 
-from .dealgen import random_deal
+from .dealgen import random_deal, record
 
 Deal = dict[str, Any]
 
@@ -173,14 +176,29 @@ class TestStructuralFaults:
         v = self.first(client, deal)
         assert (v["code"], v["trick"], v["seat"]) == ("card_not_in_hand", t, seat)
 
-    def test_wrong_leader(self, client: FlaskClient, players: int) -> None:
+    def test_2_wrong_leader_on_the_opening_lead(self, client: FlaskClient, players: int) -> None:
+        deal = random_deal(3, players)
+        n = players
+        trick = deal["plays"][:n]
+        deal["plays"][:n] = trick[1:] + trick[:1]
+        leader = positions(deal)[0][2]
+        v = self.first(client, deal)
+        assert (v["code"], v["trick"], v["seat"]) == ("wrong_leader", 0, (leader + 1) % n)
+
+    def test_2_a_later_lead_with_another_seats_card_is_card_not_in_hand(
+        self, client: FlaskClient, players: int
+    ) -> None:
+        # After the first trick the record fixes every turn (§2: the winner leads): the card
+        # is played by the seat whose turn it was, which does not hold it.
         deal = random_deal(3, players)
         n, k = players, 4
-        trick = deal["plays"][k * n : (k + 1) * n]
-        deal["plays"][k * n : (k + 1) * n] = trick[1:] + trick[:1]
         leader = positions(deal)[k * n][2]
+        other = (leader + 1) % n
+        card = next(c for c in deal["hands"][other] if c in deal["plays"][(k + 1) * n :])
+        j = deal["plays"].index(card)
+        deal["plays"][k * n], deal["plays"][j] = deal["plays"][j], deal["plays"][k * n]
         v = self.first(client, deal)
-        assert (v["code"], v["trick"], v["seat"]) == ("wrong_leader", k, (leader + 1) % n)
+        assert (v["code"], v["trick"], v["seat"], v["card"]) == ("card_not_in_hand", k, leader, card)
 
     def test_plays_length(self, client: FlaskClient, players: int) -> None:
         deal = random_deal(4, players)
@@ -347,3 +365,45 @@ def test_5_bad_call(client: FlaskClient) -> None:
     deal["called_card"] = "Q" + deal["called_card"][1:]
     v = evaluate(client, deal)["violations"][0]
     assert (v["code"], v["seat"]) == ("bad_call", deal["taker"])
+
+
+def _core(deal: Deal, **changes: Any) -> Evaluation:
+    return evaluate_deal(dataclasses.replace(record(deal), **changes))
+
+
+def test_3_five_players_all_passing_is_a_redeal_without_a_call(client: FlaskClient) -> None:
+    # Only a taker calls a card (§5): when every seat passes there is none to call.
+    deal = random_deal(5, 5)
+    body = {**deal, "contract": None, "taker": None, "called_card": None, "bids": ["pass"] * 5, "plays": []}
+    body.pop("discard")
+    answer = evaluate(client, body)
+    assert (answer["status"], answer["redeal_reason"], answer["valid"]) == ("redeal", "all_passed", True)
+    result = _core(deal, contract=None, taker=None, called_card=None, bids=(None,) * 5, plays=(), discard=None)
+    assert (result.status, result.redeal_reason, result.valid) == (Status.REDEAL, "all_passed", True)
+
+
+def test_9_poignee_with_the_excuse_after_a_forced_trump_discard() -> None:
+    """The taker holds four kings; hand and dog have four plain cards for a discard of six,
+    so two trumps go to the discard. A trump discarded is no longer held: showing the Excuse
+    with every trump still held is a poignée, and a discarded trump may be shown again."""
+    kings = ["KS", "KH", "KD", "KC"]
+    trumps = [f"{k}T" for k in range(1, 22)]
+    taker = [*kings, *trumps[:13], "EX"]  # 18 cards
+    dog = ["14T", "15T", "1S", "2S", "3S", "4S"]
+    rest = [format_card(c) for c in range(78) if format_card(c) not in taker + dog]
+    deal = {
+        "players": 4, "dealer": 3, "hands": [taker, rest[:18], rest[18:36], rest[36:54]], "dog": dog,
+        "contract": "garde", "taker": 0, "called_card": None, "chelem_announced": False,
+        "discard": ["1S", "2S", "3S", "4S", "14T", "15T"], "plays": [],
+    }  # fmt: skip
+    # Double (13): the twelve lowest trumps and the Excuse would hide 13T, still held: refused.
+    double = {"seat": 0, "cards": [*trumps[:12], "EX"]}
+    assert [v.code for v in _core({**deal, "poignees": [double]}).violations] == ["poignee_excuse"]
+    # Triple (15): every trump held, the Excuse, and 14T shown again; 15T, discarded, may stay hidden.
+    triple = {"seat": 0, "cards": [*trumps[:13], "EX", "14T"]}
+    result = _core({**deal, "poignees": [triple]})
+    assert result.valid, result.violations
+    assert [(p.seat, p.size) for p in result.poignees] == [(0, PoigneeSize.TRIPLE)]
+    # Without the Excuse, the fifteen trumps of hand and discard make the same triple.
+    plain = {"seat": 0, "cards": trumps[:15]}
+    assert _core({**deal, "poignees": [plain]}).valid

@@ -93,8 +93,10 @@ class EvaluateRequest(StrictSchema):
                 check_contract(bid, data["rules"], errors, ("bids", i))
         if data["called_card"] is not None and n != 5:
             errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
-        if data["called_card"] is None and n == 5:
-            errors.add(("called_card",), "required", "A five-player deal needs the called card.")
+        all_passed = data["bids"] is not None and all(bid == PASS for bid in data["bids"])
+        if data["called_card"] is None and n == 5 and not all_passed:
+            # Only a taker calls (§5): when every seat passed, the deal is dealt again.
+            errors.add(("called_card",), "required", "A five-player deal with a taker needs the called card.")
         for i, p in enumerate(data["poignees"]):
             seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
         errors.raise_any()
@@ -149,9 +151,20 @@ class ExchangeSchema(StrictSchema):
     from_side = StrictString(required=True, metadata={"enum": SIDES})
     to_side = StrictString(required=True, metadata={"enum": SIDES})
     paid_at_trick = StrictInteger(
-        required=True, allow_none=True, metadata={"description": "Null: never paid, settled on paper."}
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The trick at which the owner's side gave a half-point card. Null: not paid, "
+            "still owed while the deal is in progress, settled on paper once it is complete."
+        },
     )
-    on_paper = StrictBoolean(required=True, metadata={"description": "The Excuse counted 4 for its owner's side."})
+    on_paper = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "Complete deal whose owner's side never won a trick: the Excuse counted 4 for it "
+            "and the other side got the half point (rules.md §8.2)."
+        },
+    )
 
 
 class ExcuseSchema(StrictSchema):
@@ -244,7 +257,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
                 "from_side": x.exchange.from_side,
                 "to_side": x.exchange.to_side,
                 "paid_at_trick": x.exchange.paid_at_trick,
-                "on_paper": x.exchange.paid_at_trick is None,
+                "on_paper": x.exchange.paid_at_trick is None and ev.status is Status.COMPLETE,
             },
         },
         "points": None

@@ -250,8 +250,8 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     points = oudlers = None
     petit_au_bout = None
     result = None
+    side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
     if complete:
-        side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
         winners = [side_of[t.winner] for t in tricks if t.winner is not None]
         if len(set(winners)) == 1 and len(winners) == table.tricks:
             chelem_made_by = winners[0]
@@ -273,7 +273,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
                 )
             )
     elif tricks:
-        excuse = _excuse_so_far(tricks, attack, n)
+        excuse = _excuse_so_far(tricks, side_of, record.rules, table.tricks - 1)
     return Evaluation(
         status=status,
         valid=valid,
@@ -501,11 +501,13 @@ def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequ
                 trick=0,
             )
             continue
-        hand = hands[p.seat]
+        hand = hands[p.seat]  # as play starts: the taker's after the discard
+        showable = hand
         if p.seat == taker:
-            # A taker who had to discard trumps shows them again (§9).
-            hand |= mask_of(r.discard or ()) & TRUMPS
-        bad = shown & ~((TRUMPS | EXCUSE_BIT) & hand)
+            # A taker who had to discard trumps may show them again (§9); they are no longer
+            # held, so not showing them does not bar the Excuse.
+            showable |= mask_of(r.discard or ()) & TRUMPS
+        bad = shown & ~((TRUMPS | EXCUSE_BIT) & showable)
         if bad:
             card = next(iter_cards(bad))
             deal.fault(
@@ -569,7 +571,11 @@ def _replay(
         ban = opening if index == 0 else None
         suit: Suit | None = None  # the led suit and highest trump so far, kept as cards fall
         top: Card | None = None
-        if hands_known and not hands[leader] >> cards[0] & 1:
+        # The opening lead is the one lead the record does not fix by itself (later leaders
+        # are the previous winners): a card led there by another seat is that seat leading
+        # out of turn. At a later trick the record says whose turn it was, and a card that
+        # seat does not hold is found below as card_not_in_hand, the rest of the deal unmoved.
+        if index == 0 and hands_known and not hands[leader] >> cards[0] & 1:
             holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
             if holder is not None and holder != leader:
                 deal.fault(
@@ -726,15 +732,26 @@ def _dog(r: DealRecord, tricks: Sequence[Trick], discard: CardMask, contract: Co
     return FULL_DECK & ~mask_of(c for t in tricks for c in t.cards) & ~discard
 
 
-def settle_excuse(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules = FFT) -> ExcuseSettlement | None:
-    """What becomes of an Excuse played in a complete deal (§7, §8); ``None`` if it was not played."""
-    last = len(tricks) - 1
+def settle_excuse(
+    tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules = FFT, last_trick: int | None = None
+) -> ExcuseSettlement | None:
+    """What becomes of the Excuse once played (§7, §8); ``None`` if it was not played.
+
+    ``tricks`` may be a deal in progress: ``last_trick`` is then the index of the deal's last
+    trick (by default the last of ``tricks``). An Excuse in a trick still being played is
+    returned to its owner's side, its exchange not yet known; one in a trick the other side
+    won is owed a half point, paid at the first trick its side wins (``paid_at_trick``), or
+    still owed (``None``: in a complete deal, settled on paper).
+    """
+    players = len(side_of)
+    last = len(tricks) - 1 if last_trick is None else last_trick
     for index, t in enumerate(tricks):
         if EXCUSE not in t.cards:
             continue
-        assert t.winner is not None
-        seat = t.seat_of(EXCUSE, len(t.cards))  # complete tricks: one card per seat
+        seat = t.seat_of(EXCUSE, players)
         owner = side_of[seat]
+        if len(t.cards) < players or t.winner is None:
+            return ExcuseSettlement(ExcuseOutcome.RETURNED, seat, index, owner)
         winner = side_of[t.winner]
         if index == last:
             if t.winner == seat:
@@ -747,9 +764,9 @@ def settle_excuse(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules
         if winner is not owner:
             paid = next(
                 (
-                    i if i > index else index
+                    max(i, index)
                     for i, u in enumerate(tricks)
-                    if u.winner is not None and side_of[u.winner] is owner
+                    if u.winner is not None and len(u.cards) == players and side_of[u.winner] is owner
                 ),
                 None,
             )
@@ -772,14 +789,9 @@ def _settle_excuse(
     return ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
 
 
-def _excuse_so_far(tricks: Sequence[Trick], attack: Sequence[int], n: int) -> ExcuseSettlement:
-    for index, t in enumerate(tricks):
-        if EXCUSE in t.cards:
-            seat = t.seat_of(EXCUSE, n)
-            return ExcuseSettlement(
-                ExcuseOutcome.RETURNED, seat, index, Side.ATTACK if seat in attack else Side.DEFENCE
-            )
-    return ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
+def _excuse_so_far(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules, last_trick: int) -> ExcuseSettlement:
+    played = settle_excuse(tricks, side_of, rules, last_trick)
+    return played if played is not None else ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
 
 
 def _petit_au_bout(tricks: Sequence[Trick], side_of: Sequence[Side], excuse: ExcuseSettlement) -> Side | None:
