@@ -1,34 +1,7 @@
 """French Tarot rules service.
 
-:mod:`service.rules` is the rules core, a pure library; :mod:`service.api` is the HTTP
-layer; :func:`create_app` builds the Flask application that gunicorn serves through
-:mod:`service.wsgi`.
+:mod:`service.rules` is the rules core, a pure library: importing it loads no web framework.
+:mod:`service.api` is the HTTP layer, :func:`service.app.create_app` builds the Flask
+application that gunicorn serves through :mod:`service.wsgi`, and :mod:`service.worker` is the
+gunicorn worker.
 """
-
-from __future__ import annotations
-
-import os
-from collections.abc import Mapping
-from typing import Any
-
-from flask import Flask
-
-MAX_BODY_BYTES = 64 * 1024
-"""Largest request body accepted. A complete three-player deal is about 2 KB of JSON; 64 KiB
-leaves room for any legitimate request, whitespace included, and refuses floods early."""
-
-
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the application; ``config`` overrides Flask settings (tests use it)."""
-    from .api import init_app, requestid
-    from .api.jsonio import OrjsonProvider
-    from .logs import configure_app_logging
-
-    app = Flask(__name__)
-    app.json = OrjsonProvider(app)
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    app.config["LOG_LEVEL"] = os.environ.get("LOG_LEVEL", "info")
-    app.config.update(config or {})
-    configure_app_logging(app.config["LOG_LEVEL"], requestid.add_to_record)
-    init_app(app)
-    return app

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from service import MAX_BODY_BYTES
+from service.app import MAX_BODY_BYTES
 from tests.conftest import deal_request, golden
 
 ROOT = Path(__file__).parent.parent

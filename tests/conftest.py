@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import create_app
+from service.app import create_app
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from service import MAX_BODY_BYTES
+from service.app import MAX_BODY_BYTES
 
 PATH = "/v1/tricks/legal-cards"
 

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from service import create_app
+from service.app import create_app
 
 LEGAL = "/v1/tricks/legal-cards"
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -24,6 +24,6 @@ def spec_yaml(app: Flask) -> str:
 if __name__ == "__main__":
     import sys
 
-    from service import create_app
+    from service.app import create_app
 
     sys.stdout.write(spec_yaml(create_app()))
