@@ -9,6 +9,7 @@ from flask import Flask
 from openapi_spec_validator import validate
 
 from service.api.spec import spec_dict, spec_yaml
+from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
 
 COMMITTED = Path(__file__).parent.parent / "openapi.yaml"
 
@@ -25,3 +26,16 @@ def test_served_spec_is_the_committed_one(app: Flask) -> None:
     client = app.test_client()
     assert client.get("/openapi.json").get_json() == spec_dict(app)
     assert client.get("/openapi.yaml").get_data(as_text=True) == COMMITTED.read_text(encoding="utf-8")
+
+
+def test_verdict_codes_are_named_enums_with_their_meanings() -> None:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    schemas = spec["components"]["schemas"]
+    for verdict in (LegalReason, ViolationCode, RedealReason):
+        schema = schemas[verdict.__name__]
+        assert schema["enum"] == [code.value for code in verdict]
+        assert schema["x-enum-descriptions"] == [code.description for code in verdict]
+        assert all(code.description and f"`{code.value}`" in schema["description"] for code in verdict)
+    text = COMMITTED.read_text(encoding="utf-8")
+    for name in ("ViolationCode", "RedealReason", "LegalReason"):
+        assert f"$ref: '#/components/schemas/{name}'" in text, f"{name} is referenced where it is answered"

@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from service.rules.cards import parse_card
-from service.rules.deal import ExcuseOutcome, Status, Trick, evaluate_deal, settle_excuse
+from service.rules.deal import ExcuseOutcome, Status, Trick, evaluate_deal, petit_au_bout_side, settle_excuse
 from service.rules.scoring import Side
 from service.rules.variants import ExcuseLastTrick, Rules
 
@@ -123,3 +123,20 @@ def test_8_2_in_progress_the_exchange_is_shown_owed_or_paid(players: int) -> Non
         if checked > 40:
             break
     assert checked > 20
+
+
+def test_9_4_petit_au_bout_in_the_second_to_last_trick_only_when_the_excuse_is_led() -> None:
+    # The taker's side took every trick; the Petit fell in the second-to-last trick.
+    before = trick(0, "1T 2S 3S", 0)
+    led = [before, trick(0, "EX 4S 5S", 0)]
+    x = settle_excuse(led, SIDES)
+    assert x is not None and x.outcome is ExcuseOutcome.TOOK_LAST_TRICK
+    assert petit_au_bout_side(led, SIDES, x) is A
+    # Five players: the partner plays the Excuse after the taker's lead; it takes the trick
+    # (§7, led or not), but the Petit before it is not au bout.
+    sides5 = (A, A, D, D, D)
+    before5 = trick(0, "1T 2S 3S 4S 5S", 0)
+    followed = [before5, trick(0, "6S EX 7S 8S 9S", 1)]
+    x = settle_excuse(followed, sides5)
+    assert x is not None and x.outcome is ExcuseOutcome.TOOK_LAST_TRICK
+    assert petit_au_bout_side(followed, sides5, x) is None

@@ -7,12 +7,14 @@ from flask_smorest import Api
 
 from . import docs, ops, problems, requestid, scoring, telemetry, tricks
 from . import evaluate as _evaluate  # noqa: F401  (adds POST /v1/deals/evaluate to scoring.blp)
-from .fields import CARD_COMPONENTS, card_reference
+from .fields import COMPONENTS, component_reference
 from .responses import ProblemSchema
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
-`rules.md` §11 as opt-in flags) for 3, 4 and 5 players.
+§11 as opt-in flags) for 3, 4 and 5 players. Sections cited as §N are those of the
+service's rulebook, `docs/rules.md` in its repository: every rule enforced, the readings
+taken where the rules are silent, and every verdict code (§13).
 
 Cards travel as their canonical codes: `KS`, `10H`, `NC` (knight of clubs), `1D` (ace of
 diamonds), `1T`…`21T`, `EX`. Seats are numbered 0…n−1 in playing order. Lists of cards in
@@ -48,9 +50,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
     app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
     api = TarotApi(app)
-    for name, component in CARD_COMPONENTS.items():
+    for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)
-    api.ma_plugin.converter.add_attribute_function(card_reference)
+    api.ma_plugin.converter.add_attribute_function(component_reference)
     app.extensions["tarot_api"] = api
     api.register_blueprint(ops.blp)
     api.register_blueprint(tricks.blp)

@@ -8,10 +8,22 @@ from marshmallow import fields, validate
 
 from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
+from service.rules.verdicts import RedealReason, ViolationCode
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import BoundedList, CardField, CardList, StrictBoolean, StrictInteger, StrictString, code, codes, codes_of
+from .fields import (
+    BoundedList,
+    CardField,
+    CardList,
+    StrictBoolean,
+    StrictInteger,
+    StrictString,
+    VerdictField,
+    code,
+    codes,
+    codes_of,
+)
 from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
 
@@ -131,7 +143,7 @@ def nullable_side(description: str) -> StrictString:
 
 
 class ViolationSchema(StrictSchema):
-    code = StrictString(required=True, metadata={"description": "Machine code, e.g. `renounce`, `must_overtrump`."})
+    code = VerdictField(ViolationCode, required=True)
     message = StrictString(required=True)
     trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
     seat = StrictInteger(required=True, allow_none=True)
@@ -205,7 +217,7 @@ class EvaluateResponse(StrictSchema):
     status = StrictString(required=True, metadata={"enum": [s.value for s in Status]})
     valid = StrictBoolean(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
-    redeal_reason = StrictString(required=True, allow_none=True, metadata={"enum": ["all_passed", "petit_sec", None]})
+    redeal_reason = VerdictField(RedealReason, required=True, allow_none=True)
     taker = StrictInteger(required=True, allow_none=True)
     contract = StrictString(required=True, allow_none=True, metadata={"enum": [*CONTRACT_NAMES, None]})
     partner = StrictInteger(required=True, allow_none=True)

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, CardMask, format_card, iter_cards, parse_card
+from service.rules.verdicts import LegalReason, RedealReason, Verdict, ViolationCode
 
 from .problems import Coded
 
@@ -129,11 +130,30 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
-def card_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: card fields are references to the card components."""
-    if not isinstance(field, CardField):
+def verdict_component(verdict: type[Verdict]) -> dict[str, Any]:
+    """The named schema of a verdict enum: its codes, each with its meaning (rules.md §13)."""
+    lines = "\n".join(f"- `{code.value}`: {code.description}" for code in verdict)
+    return {
+        "type": "string",
+        "enum": [code.value for code in verdict],
+        "description": f"{verdict.__doc__}\n\n{lines}",
+        "x-enum-descriptions": [code.description for code in verdict],
+    }
+
+
+COMPONENTS: dict[str, dict[str, Any]] = {
+    **CARD_COMPONENTS,
+    **{verdict.__name__: verdict_component(verdict) for verdict in (LegalReason, ViolationCode, RedealReason)},
+}
+"""Named schemas of the wire vocabulary, referenced by the fields that carry them."""
+
+
+def component_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: card and verdict fields are references to their components."""
+    component = getattr(field, "component", None)
+    if component is None:
         return {}
-    ref = {"$ref": f"#/components/schemas/{field.component}"}
+    ref = {"$ref": f"#/components/schemas/{component}"}
     return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
 
 
@@ -165,6 +185,14 @@ class StrictString(fields.String):
         if not isinstance(value, str):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+class VerdictField(StrictString):
+    """A verdict code of the rules core, documented as its named component."""
+
+    def __init__(self, verdict: type[Verdict], **kwargs: Any) -> None:
+        super().__init__(validate=validate.OneOf([code.value for code in verdict]), **kwargs)
+        self.component = verdict.__name__
 
 
 class HalfPoints(fields.Number[float]):

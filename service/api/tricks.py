@@ -13,7 +13,7 @@ from service.rules.table import TABLES
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
-from .fields import CardField, StrictBoolean, StrictInteger, StrictString, code, codes_of
+from .fields import CardField, StrictBoolean, StrictInteger, StrictString, VerdictField, code, codes_of
 from .parsing import operation
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
@@ -69,11 +69,7 @@ class LegalCardsRequest(StrictSchema):
 
 class LegalCardsResponse(StrictSchema):
     legal = card_list("The legal cards, in canonical deck order.", required=True)
-    reason = StrictString(
-        required=True,
-        validate=validate.OneOf([r.value for r in LegalReason]),
-        metadata={"description": "Which rule decided: " + ", ".join(f"`{r.value}`" for r in LegalReason) + "."},
-    )
+    reason = VerdictField(LegalReason, required=True)
     message = StrictString(required=True, metadata={"description": "The same, for people."})
 
 

@@ -41,6 +41,7 @@ from .play import LegalReason, best_card, legal_cards, legal_for, may_play, open
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
+from .verdicts import RedealReason, ViolationCode
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
@@ -77,7 +78,7 @@ class ExcuseOutcome(StrEnum):
 class Violation:
     """One fault of a deal record, located at a trick and seat where that applies."""
 
-    code: str
+    code: ViolationCode
     message: str
     trick: int | None = None
     seat: int | None = None
@@ -185,7 +186,7 @@ class Evaluation:
     poignees: tuple[PoigneeResult, ...] = ()
     score: Score | None = None
     next: NextPlay | None = None
-    redeal_reason: str | None = None
+    redeal_reason: RedealReason | None = None
 
 
 @dataclass
@@ -198,7 +199,7 @@ class _Deal:
 
     def fault(
         self,
-        code: str,
+        code: ViolationCode,
         message: str,
         *,
         trick: int | None = None,
@@ -224,13 +225,16 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     after_deal = len(deal.violations)
     contract, taker = _contract_and_taker(deal)
     if contract is None or taker is None:
-        return _redeal(deal, "all_passed" if petit_sec is None else "petit_sec")
+        return _redeal(deal, RedealReason.ALL_PASSED if petit_sec is None else RedealReason.PETIT_SEC)
     if petit_sec is not None:
         # The deal went on although it had to be dealt again: a fault of the deal itself.
         deal.violations.insert(
             after_deal,
             Violation(
-                "petit_sec", f"Seat {petit_sec} was dealt a petit sec: the deal had to be dealt again.", None, petit_sec
+                ViolationCode.PETIT_SEC,
+                f"Seat {petit_sec} was dealt a petit sec: the deal had to be dealt again.",
+                None,
+                petit_sec,
             ),
         )
 
@@ -256,7 +260,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         if len(set(winners)) == 1 and len(winners) == table.tricks:
             chelem_made_by = winners[0]
         excuse, points, oudlers = _count(deal, tricks, trick_masks, side_of, contract, discard)
-        petit_au_bout = _petit_au_bout(tricks, side_of, excuse)
+        petit_au_bout = petit_au_bout_side(tricks, side_of, excuse)
         if valid:
             result = score(
                 Summary(
@@ -295,10 +299,10 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     )
 
 
-def _redeal(deal: _Deal, reason: str) -> Evaluation:
+def _redeal(deal: _Deal, reason: RedealReason) -> Evaluation:
     r = deal.record
     if r.plays:
-        deal.fault("plays_length", "Cards were played in a deal that had to be dealt again.", trick=0)
+        deal.fault(ViolationCode.PLAYS_LENGTH, "Cards were played in a deal that had to be dealt again.", trick=0)
     return Evaluation(
         status=Status.REDEAL,
         valid=not deal.violations,
@@ -320,21 +324,25 @@ def _check_dealt_hands(deal: _Deal) -> list[CardMask] | None:
     masks = []
     for seat, hand in enumerate(r.hands):
         if len(hand) != table.hand_size:
-            deal.fault("hand_size", f"Seat {seat} was dealt {len(hand)} cards, not {table.hand_size}.", seat=seat)
+            deal.fault(
+                ViolationCode.HAND_SIZE, f"Seat {seat} was dealt {len(hand)} cards, not {table.hand_size}.", seat=seat
+            )
         mask = mask_of(hand)
         if mask & seen or mask.bit_count() != len(hand):  # some card dealt twice: say which
             for card in hand:
                 if seen >> card & 1:
-                    deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", seat=seat, card=card)
+                    deal.fault(
+                        ViolationCode.DUPLICATE_CARD, f"{format_card(card)} is dealt twice.", seat=seat, card=card
+                    )
                 seen |= 1 << card
         seen |= mask
         masks.append(mask)
     if r.dog is not None:
         if len(r.dog) != table.dog_size:
-            deal.fault("hand_size", f"The dog holds {len(r.dog)} cards, not {table.dog_size}.")
+            deal.fault(ViolationCode.HAND_SIZE, f"The dog holds {len(r.dog)} cards, not {table.dog_size}.")
         for card in r.dog:
             if seen >> card & 1:
-                deal.fault("duplicate_card", f"{format_card(card)} is dealt twice.", card=card)
+                deal.fault(ViolationCode.DUPLICATE_CARD, f"{format_card(card)} is dealt twice.", card=card)
             seen |= 1 << card
     return masks
 
@@ -358,7 +366,9 @@ def _contract_and_taker(deal: _Deal) -> tuple[Contract | None, int | None]:
     if r.bids is None:
         return r.contract, r.taker
     if len(r.bids) != n:
-        deal.fault("bid_order", f"Each of the {n} seats speaks exactly once; {len(r.bids)} bids were given.")
+        deal.fault(
+            ViolationCode.BID_ORDER, f"Each of the {n} seats speaks exactly once; {len(r.bids)} bids were given."
+        )
     best: Contract | None = None
     taker: int | None = None
     for i, bid in enumerate(r.bids[:n]):
@@ -367,14 +377,16 @@ def _contract_and_taker(deal: _Deal) -> tuple[Contract | None, int | None]:
             continue
         if best is not None and bid.rank <= best.rank:
             deal.fault(
-                "bid_not_higher",
+                ViolationCode.BID_NOT_HIGHER,
                 f"Seat {seat} bid {bid.value}, not higher than the {best.value} already bid.",
                 seat=seat,
             )
             continue
         best, taker = bid, seat
     if r.contract is not None and best is not None and (r.contract, r.taker) != (best, taker):
-        deal.fault("bid_order", f"The bids make seat {taker} the taker in {best.value}, not what the record says.")
+        deal.fault(
+            ViolationCode.BID_ORDER, f"The bids make seat {taker} the taker in {best.value}, not what the record says."
+        )
     return best, taker
 
 
@@ -432,7 +444,7 @@ def _check_call(deal: _Deal, dealt: list[CardMask] | None, taker: int) -> None:
     rank = RANK_OF[r.called_card]
     if rank < lowest_allowed:
         deal.fault(
-            "bad_call",
+            ViolationCode.BAD_CALL,
             f"The taker may call {format_card(r.called_card)} only when holding all four cards of each higher rank.",
             seat=taker,
             card=r.called_card,
@@ -447,24 +459,31 @@ def _check_discard(
     discard = mask_of(r.discard or ())
     if not contract.dog_to_taker:
         if discard:
-            deal.fault("discard_size", f"No discard is made in {contract.value}.", seat=taker)
+            deal.fault(ViolationCode.DISCARD_SIZE, f"No discard is made in {contract.value}.", seat=taker)
         return 0
     if r.discard is None:
         if dealt is None:
             # Complete deal without hands: the discard is every card not played.
             return FULL_DECK & ~mask_of(r.plays)
-        deal.fault("discard_size", "The record has no discard.", seat=taker)
+        deal.fault(ViolationCode.DISCARD_SIZE, "The record has no discard.", seat=taker)
         return 0
     if len(r.discard) != table.dog_size or count(discard) != len(r.discard):
-        deal.fault("discard_size", f"The discard holds {len(r.discard)} cards, not {table.dog_size}.", seat=taker)
+        deal.fault(
+            ViolationCode.DISCARD_SIZE, f"The discard holds {len(r.discard)} cards, not {table.dog_size}.", seat=taker
+        )
     # Hand and dog as the taker saw them; without dealt hands, what he played and discarded.
     available = dealt[taker] | mask_of(r.dog or ()) if dealt is not None else hands[taker] | discard
     for card in iter_cards(discard & ~available):
         deal.fault(
-            "discard_not_held", f"{format_card(card)} is not in the taker's hand or the dog.", seat=taker, card=card
+            ViolationCode.DISCARD_NOT_HELD,
+            f"{format_card(card)} is not in the taker's hand or the dog.",
+            seat=taker,
+            card=card,
         )
     for card in iter_cards(discard & (KINGS | OUDLERS)):
-        deal.fault("discard_king_or_bout", f"{format_card(card)} may not be discarded.", seat=taker, card=card)
+        deal.fault(
+            ViolationCode.DISCARD_KING_OR_BOUT, f"{format_card(card)} may not be discarded.", seat=taker, card=card
+        )
     trumps = discard & TRUMPS & ~OUDLERS
     if trumps:
         plain = count(available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT)
@@ -472,7 +491,7 @@ def _check_discard(
         if count(trumps) > missing:
             for card in iter_cards(trumps):
                 deal.fault(
-                    "discard_trump",
+                    ViolationCode.DISCARD_TRUMP,
                     f"{format_card(card)}: trumps are discarded only when unavoidable ({missing} needed).",
                     seat=taker,
                     card=card,
@@ -489,13 +508,16 @@ def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequ
         shown = mask_of(p.cards)
         if p.seat in seen_seats or count(shown) != len(p.cards):
             deal.fault(
-                "poignee_duplicate", f"Seat {p.seat} shows a poignée twice or a card twice.", seat=p.seat, trick=0
+                ViolationCode.POIGNEE_DUPLICATE,
+                f"Seat {p.seat} shows a poignée twice or a card twice.",
+                seat=p.seat,
+                trick=0,
             )
             continue
         seen_seats.add(p.seat)
         if len(p.cards) not in table.poignee_sizes:
             deal.fault(
-                "poignee_size",
+                ViolationCode.POIGNEE_SIZE,
                 f"Seat {p.seat} showed {len(p.cards)} cards; a poignée is {'/'.join(map(str, table.poignee_sizes))}.",
                 seat=p.seat,
                 trick=0,
@@ -511,7 +533,7 @@ def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequ
         if bad:
             card = next(iter_cards(bad))
             deal.fault(
-                "poignee_card",
+                ViolationCode.POIGNEE_CARD,
                 f"{format_card(card)} is not a trump seat {p.seat} holds.",
                 seat=p.seat,
                 card=card,
@@ -520,7 +542,7 @@ def _check_poignees(deal: _Deal, hands: list[CardMask], taker: int, attack: Sequ
             continue
         if shown & EXCUSE_BIT and hand & TRUMPS & ~shown:
             deal.fault(
-                "poignee_excuse",
+                ViolationCode.POIGNEE_EXCUSE,
                 "The Excuse stands in for a trump only when the player has no other trump to show.",
                 seat=p.seat,
                 card=EXCUSE,
@@ -556,7 +578,9 @@ def _replay(
     plays = r.plays
     limit = n * table.tricks
     if len(plays) > limit:
-        deal.fault("plays_length", f"{len(plays)} cards were played; a deal has {limit}.", trick=table.tricks)
+        deal.fault(
+            ViolationCode.PLAYS_LENGTH, f"{len(plays)} cards were played; a deal has {limit}.", trick=table.tricks
+        )
         plays = plays[:limit]
     played = 0
     tricks: list[Trick] = []
@@ -579,7 +603,7 @@ def _replay(
             holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
             if holder is not None and holder != leader:
                 deal.fault(
-                    "wrong_leader",
+                    ViolationCode.WRONG_LEADER,
                     f"Seat {holder} led trick {index}; seat {leader} had to lead it.",
                     trick=index,
                     seat=holder,
@@ -591,7 +615,9 @@ def _replay(
             hand = hands[seat]
             bit = 1 << card
             if played & bit or not hand & bit:
-                code = "duplicate_card" if played & bit and not hands_known else "card_not_in_hand"
+                code = (
+                    ViolationCode.DUPLICATE_CARD if played & bit and not hands_known else ViolationCode.CARD_NOT_IN_HAND
+                )
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
             # Until a suit is led any card may be played, but for the five-player opening ban.
             elif (suit is not None or ban is not None) and not may_play(hand, card, suit, top, ban):
@@ -639,20 +665,20 @@ def _illegal_card(
 ) -> None:
     """Report ``card`` as illegal; ``suit`` is the trick's led suit before it."""
     code, what = {
-        LegalReason.CALLED_SUIT_BAN: ("called_suit_lead", "led the called suit on the opening lead"),
-        LegalReason.FOLLOW: ("renounce", "did not follow suit"),
-        LegalReason.TRUMP: ("must_trump", "did not trump"),
-        LegalReason.OVERTRUMP: ("must_overtrump", "did not overtrump"),
-        LegalReason.UNDERTRUMP: ("renounce", "did not play a trump on a trump lead"),
-    }.get(reason, ("renounce", "played an illegal card"))
+        LegalReason.CALLED_SUIT_BAN: (ViolationCode.CALLED_SUIT_LEAD, "led the called suit on the opening lead"),
+        LegalReason.FOLLOW: (ViolationCode.RENOUNCE, "did not follow suit"),
+        LegalReason.TRUMP: (ViolationCode.MUST_TRUMP, "did not trump"),
+        LegalReason.OVERTRUMP: (ViolationCode.MUST_OVERTRUMP, "did not overtrump"),
+        LegalReason.UNDERTRUMP: (ViolationCode.RENOUNCE, "did not play a trump on a trump lead"),
+    }.get(reason, (ViolationCode.RENOUNCE, "played an illegal card"))
     if reason is LegalReason.OVERTRUMP and SUIT_OF[card] is not Suit.TRUMPS:
         code, what = (
-            ("renounce", "did not play a trump on a trump lead")
+            (ViolationCode.RENOUNCE, "did not play a trump on a trump lead")
             if suit is Suit.TRUMPS
-            else ("must_trump", "did not trump")
+            else (ViolationCode.MUST_TRUMP, "did not trump")
         )
     if reason is LegalReason.UNDERTRUMP and suit is not Suit.TRUMPS:
-        code, what = "must_trump", "did not trump"
+        code, what = ViolationCode.MUST_TRUMP, "did not trump"
     deal.fault(
         code,
         f"Seat {seat} {what} with {format_card(card)}; legal: {_codes(legal)}.",
@@ -794,13 +820,13 @@ def _excuse_so_far(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rule
     return played if played is not None else ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
 
 
-def _petit_au_bout(tricks: Sequence[Trick], side_of: Sequence[Side], excuse: ExcuseSettlement) -> Side | None:
-    """§9: the Petit in the last trick goes to that trick's winner; when the Excuse took the
-    last trick of a chelem, the Petit counts as au bout in the second-to-last trick too."""
+def petit_au_bout_side(tricks: Sequence[Trick], side_of: Sequence[Side], excuse: ExcuseSettlement) -> Side | None:
+    """§9.4: the Petit in the last trick goes to that trick's winner; when the chelem side led
+    the Excuse to the last trick (and so took it), a Petit in the second-to-last trick counts."""
     last = tricks[-1]
     if PETIT in last.cards and last.winner is not None:
         return side_of[last.winner]
-    if excuse.outcome is ExcuseOutcome.TOOK_LAST_TRICK and len(tricks) > 1:
+    if excuse.outcome is ExcuseOutcome.TOOK_LAST_TRICK and last.cards[0] == EXCUSE and len(tricks) > 1:
         before = tricks[-2]
         if PETIT in before.cards and before.winner is not None:
             return side_of[before.winner]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from .cards import (
     EXCUSE,
@@ -25,25 +24,19 @@ from .cards import (
     mask_of,
 )
 from .variants import Rules
+from .verdicts import LegalReason
 
-
-class LegalReason(StrEnum):
-    """Which rule of §6 decided the legal cards (machine-readable)."""
-
-    LEAD = "lead"
-    """No led suit yet (leading, or only the Excuse played): any card."""
-    CALLED_SUIT_BAN = "called_suit_ban"
-    """Opening lead at five players: not the called card's suit, unless the called card (§5)."""
-    FOLLOW = "follow"
-    """Holds the led plain suit: any card of it (fournir)."""
-    TRUMP = "trump"
-    """Void in the led suit, no trump in the trick yet: any trump (couper)."""
-    OVERTRUMP = "overtrump"
-    """Must beat the highest trump in the trick, even over a partner (surcouper)."""
-    UNDERTRUMP = "undertrump"
-    """Holds trumps but none high enough: any trump (pisser / sous-couper)."""
-    DISCARD = "discard"
-    """Neither the led suit nor a trump: any card (se défausser)."""
+__all__ = [
+    "Legal",
+    "LegalReason",
+    "best_card",
+    "led_suit",
+    "legal_cards",
+    "legal_for",
+    "may_play",
+    "opening_ban",
+    "trick_winner",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,97 @@
+"""The verdict vocabulary: every machine code the rules core answers with (rules.md §13).
+
+Each code carries its meaning, which the contract (openapi.yaml) and the metrics repeat from
+here, so that a code is named and explained in one place. A *violation* is a fault of a deal
+record, reported in a 200 answer; nothing else is called a fault or a violation.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Self
+
+
+class Verdict(StrEnum):
+    """A machine code with its meaning (``description``), written to the wire as its value."""
+
+    description: str
+
+    def __new__(cls, value: str, description: str = "") -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.description = description
+        return member
+
+
+class LegalReason(Verdict):
+    """Which rule of §6 decided the legal cards."""
+
+    LEAD = "lead", "No suit led yet (leading, or only the Excuse played): any card (§6.2)."
+    CALLED_SUIT_BAN = (
+        "called_suit_ban",
+        "Opening lead at five players: no card of the called suit but the called card, while other cards "
+        "are held (§5).",
+    )
+    FOLLOW = "follow", "The player holds the led plain suit: any card of it, or the Excuse (§6.3; fournir)."
+    TRUMP = "trump", "Void in the led suit, no trump in the trick yet: any trump, or the Excuse (§6.4; couper)."
+    OVERTRUMP = (
+        "overtrump",
+        "A trump higher than the highest in the trick, even over a partner, or the Excuse (§6.4; surcouper).",
+    )
+    UNDERTRUMP = "undertrump", "Trumps, none high enough: any trump, or the Excuse (§6.4; sous-couper)."
+    DISCARD = "discard", "Neither the led suit nor a trump: any card (§6.5; se défausser)."
+
+
+class ViolationCode(Verdict):
+    """A fault of a deal record: where the deal broke a rule."""
+
+    HAND_SIZE = "hand_size", "A hand or the dog was dealt the wrong number of cards for the table (§2)."
+    DUPLICATE_CARD = "duplicate_card", "A card is dealt twice, or played twice (§1)."
+    PETIT_SEC = "petit_sec", "A seat was dealt a petit sec, yet the deal went on instead of being dealt again (§3)."
+    BID_ORDER = (
+        "bid_order",
+        "The bids do not give one bid per seat, or make another taker or contract than the record says (§3).",
+    )
+    BID_NOT_HIGHER = "bid_not_higher", "A bid is not higher than a bid already made (§3)."
+    BAD_CALL = (
+        "bad_call",
+        "Five players: the taker called a queen, knight or jack without holding every card of each higher rank (§5).",
+    )
+    DISCARD_SIZE = (
+        "discard_size",
+        "The discard has the wrong number of cards, is missing, or is made in a garde sans or garde contre (§4).",
+    )
+    DISCARD_NOT_HELD = "discard_not_held", "A discarded card was neither in the taker's hand nor in the dog (§4)."
+    DISCARD_KING_OR_BOUT = "discard_king_or_bout", "A king or an oudler was discarded (§4)."
+    DISCARD_TRUMP = "discard_trump", "More trumps were discarded than the lack of other cards forces (§4)."
+    POIGNEE_SIZE = "poignee_size", "A poignée does not show exactly the number of trumps of a tier (§9.5)."
+    POIGNEE_CARD = "poignee_card", "A poignée shows a card that is not a trump the seat holds (§9.5)."
+    POIGNEE_EXCUSE = (
+        "poignee_excuse",
+        "A poignée shows the Excuse while the seat holds a trump it does not show (§9.5).",
+    )
+    POIGNEE_DUPLICATE = "poignee_duplicate", "A seat shows two poignées, or a card twice in one (§9.5)."
+    WRONG_LEADER = "wrong_leader", "The opening lead was made by another seat than the one whose turn it was (§2)."
+    CARD_NOT_IN_HAND = "card_not_in_hand", "A seat played a card it does not hold (§2, §6)."
+    CALLED_SUIT_LEAD = "called_suit_lead", "Five players: the opening lead is in the called suit (§5)."
+    RENOUNCE = (
+        "renounce",
+        "A seat did not follow the led plain suit it holds, or did not play a trump on a trump lead while "
+        "holding one (§6.3, §6.4).",
+    )
+    MUST_TRUMP = "must_trump", "A seat void in the led suit did not trump while holding a trump (§6.4)."
+    MUST_OVERTRUMP = (
+        "must_overtrump",
+        "A seat played a trump below the highest in the trick while holding a higher one (§6.4).",
+    )
+    PLAYS_LENGTH = (
+        "plays_length",
+        "More cards were played than a deal has, or cards were played in a deal that had to be dealt again (§2, §3).",
+    )
+
+
+class RedealReason(Verdict):
+    """Why the cards are dealt again."""
+
+    ALL_PASSED = "all_passed", "Every seat passed (§3)."
+    PETIT_SEC = "petit_sec", "A seat was dealt a petit sec (§3)."
