@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, iter_cards, mask_of
-from service.rules.play import highest_trump, led_suit, legal_cards, legal_for, may_play, trick_winner
+from service.rules.play import LegalReason, card_fault, highest_trump, led_suit, legal_cards, legal_for, trick_winner
+from service.rules.verdicts import ViolationCode
 
 
 @st.composite
@@ -67,10 +68,26 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
 
 @settings(max_examples=500)
 @given(positions())
-def test_may_play_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
-    # The replay's quick question must give the answer of the whole legal set, card by card.
+def test_card_fault_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
+    # §6 for one card must give the answer of the whole legal set, card by card, and name the
+    # rule the set's reason states.
     hand, trick, banned = pos
     suit, top = led_suit(trick), highest_trump(trick)
-    legal = legal_for(hand, suit, top, banned).cards
+    legal = legal_for(hand, suit, top, banned)
     for card in iter_cards(hand):
-        assert may_play(hand, card, suit, top, banned) == bool(legal >> card & 1), card
+        fault = card_fault(hand, card, suit, top, banned)
+        assert (fault is None) == bool(legal.cards >> card & 1), card
+        if fault is not None:
+            assert fault is expected_fault(legal.reason, card, suit), (card, legal.reason)
+
+
+def expected_fault(reason: LegalReason, card: int, suit: Suit | None) -> ViolationCode:
+    """The violation a card outside the legal set commits, from the reason that decided the set."""
+    if reason is LegalReason.CALLED_SUIT_BAN:
+        return ViolationCode.CALLED_SUIT_LEAD
+    if reason is LegalReason.FOLLOW:
+        return ViolationCode.RENOUNCE
+    if SUIT_OF[card] is Suit.TRUMPS:
+        assert reason is LegalReason.OVERTRUMP
+        return ViolationCode.MUST_OVERTRUMP
+    return ViolationCode.RENOUNCE if suit is Suit.TRUMPS else ViolationCode.MUST_TRUMP

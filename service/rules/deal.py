@@ -37,7 +37,7 @@ from .cards import (
     suit_card,
 )
 from .cards import PLAIN_SUITS as SUITS
-from .play import LegalReason, best_card, legal_cards, legal_for, may_play, opening_ban, trick_winner
+from .play import best_card, card_fault, legal_cards, legal_for, opening_ban, trick_winner
 from .scoring import Contract, PoigneeSize, Score, Side, Summary, score
 from .table import TABLES, Table
 from .variants import FFT, ExcuseLastTrick, FirstLead, Rules
@@ -620,9 +620,8 @@ def _replay(
                 )
                 deal.fault(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
             # Until a suit is led any card may be played, but for the five-player opening ban.
-            elif (suit is not None or ban is not None) and not may_play(hand, card, suit, top, ban):
-                legal = legal_for(hand, suit, top, ban)
-                _illegal_card(deal, index, seat, card, suit, legal.cards, legal.reason)
+            elif (suit is not None or ban is not None) and (broken := card_fault(hand, card, suit, top, ban)):
+                _illegal_card(deal, broken, index, seat, card, suit, legal_for(hand, suit, top, ban).cards)
             hands[seat] = hand & ~bit
             played |= bit
             in_trick |= bit
@@ -654,31 +653,20 @@ def _replay(
     return tricks, trick_masks, next_play
 
 
+_BROKEN = {
+    ViolationCode.CALLED_SUIT_LEAD: "led the called suit on the opening lead",
+    ViolationCode.MUST_TRUMP: "did not trump",
+    ViolationCode.MUST_OVERTRUMP: "did not overtrump",
+}
+
+
 def _illegal_card(
-    deal: _Deal,
-    trick: int,
-    seat: int,
-    card: Card,
-    suit: Suit | None,
-    legal: CardMask,
-    reason: LegalReason,
+    deal: _Deal, code: ViolationCode, trick: int, seat: int, card: Card, suit: Suit | None, legal: CardMask
 ) -> None:
-    """Report ``card`` as illegal; ``suit`` is the trick's led suit before it."""
-    code, what = {
-        LegalReason.CALLED_SUIT_BAN: (ViolationCode.CALLED_SUIT_LEAD, "led the called suit on the opening lead"),
-        LegalReason.FOLLOW: (ViolationCode.RENOUNCE, "did not follow suit"),
-        LegalReason.TRUMP: (ViolationCode.MUST_TRUMP, "did not trump"),
-        LegalReason.OVERTRUMP: (ViolationCode.MUST_OVERTRUMP, "did not overtrump"),
-        LegalReason.UNDERTRUMP: (ViolationCode.RENOUNCE, "did not play a trump on a trump lead"),
-    }.get(reason, (ViolationCode.RENOUNCE, "played an illegal card"))
-    if reason is LegalReason.OVERTRUMP and SUIT_OF[card] is not Suit.TRUMPS:
-        code, what = (
-            (ViolationCode.RENOUNCE, "did not play a trump on a trump lead")
-            if suit is Suit.TRUMPS
-            else (ViolationCode.MUST_TRUMP, "did not trump")
-        )
-    if reason is LegalReason.UNDERTRUMP and suit is not Suit.TRUMPS:
-        code, what = ViolationCode.MUST_TRUMP, "did not trump"
+    """Report ``card``, which breaks the rule ``code`` (``suit``: the trick's led suit before it)."""
+    what = _BROKEN.get(code) or (
+        "did not play a trump on a trump lead" if suit is TRUMP_SUIT else "did not follow suit"
+    )
     deal.fault(
         code,
         f"Seat {seat} {what} with {format_card(card)}; legal: {_codes(legal)}.",

@@ -24,16 +24,16 @@ from .cards import (
     mask_of,
 )
 from .variants import Rules
-from .verdicts import LegalReason
+from .verdicts import LegalReason, ViolationCode
 
 __all__ = [
     "Legal",
     "LegalReason",
     "best_card",
+    "card_fault",
     "led_suit",
     "legal_cards",
     "legal_for",
-    "may_play",
     "opening_ban",
     "trick_winner",
 ]
@@ -112,28 +112,39 @@ def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: 
     return Legal(trumps | excuse, LegalReason.UNDERTRUMP)
 
 
-def may_play(hand: CardMask, card: Card, suit: Suit | None, top: Card | None, banned_lead: Card | None = None) -> bool:
-    """Whether ``card`` of ``hand`` is among :func:`legal_for`'s cards: §6 as a yes-or-no
-    question, which the deal replay asks of every card played. It walks the same rules as
-    :func:`legal_for` without making the whole legal set (a property test holds the two
-    together)."""
+def card_fault(
+    hand: CardMask, card: Card, suit: Suit | None, top: Card | None, banned_lead: Card | None = None
+) -> ViolationCode | None:
+    """§6 for one card of ``hand``: ``None`` when it may be played, else the rule it breaks.
+
+    The deal replay asks this of every card played, so it walks the rules without making the
+    legal set; :func:`legal_for` states the same rules as a set, and a property test holds the
+    two together card by card, the answer and the code.
+    """
     if card == EXCUSE:
-        return True  # the Excuse may always be played
-    if suit is None:
-        return banned_lead is None or bool(legal_for(hand, None, top, banned_lead).cards >> card & 1)
+        return None  # 6.1: always
     card_suit = SUIT_OF[card]
-    if suit is not Suit.TRUMPS:
+    if suit is None:  # 6.2: any card, but for the five-player opening ban (§5.3)
+        if banned_lead is None or card == banned_lead or card_suit is not SUIT_OF[banned_lead]:
+            return None
+        called_suit = SUIT_OF[banned_lead]
+        assert called_suit is not None
+        # The ban lifts when the hand holds nothing else (the Excuse counts as something else).
+        return ViolationCode.CALLED_SUIT_LEAD if hand & ~SUIT_MASKS[called_suit] else None
+    if suit is not Suit.TRUMPS:  # 6.3: follow a plain suit held
         if card_suit is suit:
-            return True
+            return None
         if hand & SUIT_MASKS[suit]:
-            return False  # must follow
+            return ViolationCode.RENOUNCE
     trumps = hand & TRUMPS
     if not trumps:
-        return True  # neither the led suit nor a trump: any card
-    if card_suit is not Suit.TRUMPS:
-        return False  # must trump
-    # Overtrump when it can; with no higher trump, any trump.
-    return top is None or not trumps & TRUMPS_ABOVE[top] or card > top
+        return None  # 6.5: neither the led suit nor a trump: any card
+    if card_suit is not Suit.TRUMPS:  # 6.4: a trump is due
+        return ViolationCode.RENOUNCE if suit is Suit.TRUMPS else ViolationCode.MUST_TRUMP
+    # 6.4: above the highest trump in the trick when the hand can; else any trump.
+    if top is not None and card < top and trumps & TRUMPS_ABOVE[top]:
+        return ViolationCode.MUST_OVERTRUMP
+    return None
 
 
 def best_card(cards: CardMask, suit: Suit | None) -> Card | None:
