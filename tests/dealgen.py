@@ -16,8 +16,8 @@ from service.rules.cards import (
     mask_of,
     parse_card,
 )
-from service.rules.deal import DealRecord, PoigneeShown
 from service.rules.play import legal_cards, trick_winner
+from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract
 from service.rules.table import TABLES
 

@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import EXCUSE, parse_card
-from service.rules.deal import DealRecord, ExcuseOutcome, evaluate_deal
+from service.rules.deal import evaluate_deal
+from service.rules.excuse import ExcuseOutcome
+from service.rules.record import DealRecord
 
 from .dealgen import random_deal, record
 

@@ -11,7 +11,10 @@ import dataclasses
 import pytest
 
 from service.rules.cards import parse_card
-from service.rules.deal import ExcuseOutcome, Status, Trick, evaluate_deal, petit_au_bout_side, settle_excuse
+from service.rules.counting import petit_au_bout_side
+from service.rules.deal import Status, evaluate_deal
+from service.rules.excuse import ExcuseOutcome, settle_excuse
+from service.rules.play import Trick
 from service.rules.scoring import Side
 from service.rules.variants import ExcuseLastTrick, Rules
 

@@ -6,7 +6,9 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.rules.deal import DealRecord, Evaluation, ExcuseOutcome, PoigneeShown, Status, evaluate_deal
+from service.rules.deal import Evaluation, Status, evaluate_deal
+from service.rules.excuse import ExcuseOutcome
+from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
 from service.rules.verdicts import RedealReason, ViolationCode
 

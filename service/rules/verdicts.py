@@ -7,8 +7,11 @@ record, reported in a 200 answer; nothing else is called a fault or a violation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Self
+
+from .cards import Card, CardMask
 
 
 class Verdict(StrEnum):
@@ -95,3 +98,16 @@ class RedealReason(Verdict):
 
     ALL_PASSED = "all_passed", "Every seat passed (§3)."
     PETIT_SEC = "petit_sec", "A seat was dealt a petit sec (§3)."
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One fault of a deal record, located at a trick and seat where that applies."""
+
+    code: ViolationCode
+    message: str
+    trick: int | None = None
+    seat: int | None = None
+    card: Card | None = None
+    legal: CardMask | None = None
+    """For a card played illegally: the cards that seat could legally play."""

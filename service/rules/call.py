@@ -1,0 +1,41 @@
+"""Five players: the called card and the partner (rules.md §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import JACK, KING, RANK_OF, CardMask, format_card, suit_card
+from .cards import PLAIN_SUITS as SUITS
+from .record import DealContext
+from .verdicts import ViolationCode
+
+
+def partner_of(deal: DealContext, hands: Sequence[CardMask], taker: int) -> int | None:
+    """Five players: the holder of the called card, unless it is the taker or in the dog (§5).
+
+    ``hands`` are the dealt hands, or without them the cards each seat played.
+    """
+    r = deal.record
+    if r.players != 5 or r.called_card is None:
+        return None
+    holder = next((s for s, hand in enumerate(hands) if hand >> r.called_card & 1), None)
+    return None if holder == taker else holder
+
+
+def check_call(deal: DealContext, dealt: list[CardMask] | None, taker: int) -> None:
+    """A king is called; holding all four kings, a queen; and so on down to a jack (§5)."""
+    r = deal.record
+    if r.players != 5 or r.called_card is None or dealt is None:
+        return
+    hand = dealt[taker]
+    lowest_allowed = KING
+    while lowest_allowed > JACK and all(hand >> suit_card(s, lowest_allowed) & 1 for s in SUITS):
+        lowest_allowed -= 1
+    rank = RANK_OF[r.called_card]
+    if rank < lowest_allowed:
+        deal.report(
+            ViolationCode.BAD_CALL,
+            f"The taker may call {format_card(r.called_card)} only when holding all four cards of each higher rank.",
+            seat=taker,
+            card=r.called_card,
+        )

@@ -1,0 +1,61 @@
+"""A deal record as a client sends it, and the working state of its evaluation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, CardMask
+from .scoring import Contract
+from .table import Table
+from .variants import FFT, Rules
+from .verdicts import Violation, ViolationCode
+
+
+@dataclass(frozen=True, slots=True)
+class PoigneeShown:
+    """A poignée as declared: the seat and the cards it showed."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A serialized deal, as a client sends it (cards already parsed)."""
+
+    players: int
+    dealer: int
+    plays: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    """Each seat's hand as dealt; ``None`` to infer the hands from a complete deal's plays."""
+    dog: tuple[Card, ...] | None = None
+    contract: Contract | None = None
+    taker: int | None = None
+    bids: tuple[Contract | None, ...] | None = None
+    """One bid per seat in speaking order from the dealer's right; ``None`` is a pass."""
+    called_card: Card | None = None
+    discard: tuple[Card, ...] | None = None
+    chelem_announced: bool = False
+    poignees: tuple[PoigneeShown, ...] = ()
+    rules: Rules = FFT
+
+
+@dataclass
+class DealContext:
+    """Working state of one evaluation: the record, its table, the violations found so far."""
+
+    record: DealRecord
+    table: Table
+    violations: list[Violation] = field(default_factory=list)
+
+    def report(
+        self,
+        code: ViolationCode,
+        message: str,
+        *,
+        trick: int | None = None,
+        seat: int | None = None,
+        card: Card | None = None,
+        legal: CardMask | None = None,
+    ) -> None:
+        self.violations.append(Violation(code, message, trick, seat, card, legal))
