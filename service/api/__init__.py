@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from . import docs, ops, problems, requestid, scoring, telemetry, tricks
-from . import evaluate as _evaluate  # noqa: F401  (adds POST /v1/deals/evaluate to scoring.blp)
+from . import docs, evaluate, ops, problems, requestid, scoring, telemetry, tricks
 from .fields import COMPONENTS, component_reference
 from .responses import ProblemSchema
 
@@ -57,8 +56,14 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(ops.blp)
     api.register_blueprint(tricks.blp)
     api.register_blueprint(scoring.blp)
+    api.register_blueprint(evaluate.blp)
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)
-    requestid.register(app)
-    telemetry.init_app(app)
+    registry = telemetry.init_app(app)
+    # The WSGI layers around Flask, outermost first: the request metrics time and count every
+    # answer (errors and unrouted paths included), then each request gets its id, which is on
+    # its answer and every log line of it.
+    app.wsgi_app = telemetry.RequestMetrics(  # type: ignore[method-assign]
+        requestid.RequestIds(app.wsgi_app), app.url_map, registry
+    )

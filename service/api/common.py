@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.table import PLAYER_COUNTS
-from service.rules.variants import FFT, ExcuseLastTrick, FirstLead, Rules
+from service.rules.variants import FFT, Rules
 
 from .fields import CalledCardField, CardList, StrictBoolean, StrictInteger, StrictString
 from .problems import Coded
@@ -59,47 +61,36 @@ def called_card_field(description: str) -> CalledCardField:
     return CalledCardField(allow_none=True, load_default=None, metadata={"description": description})
 
 
-class RulesSchema(StrictSchema):
-    """Rule variants (rules.md §11). Every flag defaults to the FFT rule."""
-
-    excuse_last_trick = StrictString(
-        load_default=ExcuseLastTrick.CHANGES_SIDE.value,
-        validate=validate.OneOf([v.value for v in ExcuseLastTrick]),
-        metadata={
-            "description": "An Excuse played to the last trick outside the chelem case: "
-            "`changes_side` (FFT) or goes to the `trick_winner`'s side."
-        },
-    )
-    first_lead = StrictString(
-        load_default=FirstLead.AFTER_DEALER.value,
-        validate=validate.OneOf([v.value for v in FirstLead]),
-        metadata={"description": "Who leads the first trick: the seat `after_dealer` (FFT) or `after_taker`."},
-    )
-    excuse_chelem_requires_announce = StrictBoolean(
-        load_default=False,
-        metadata={"description": "The Excuse wins the last trick only for an announced chelem."},
-    )
-    petit_sec_ignores_excuse = StrictBoolean(
-        load_default=False,
-        metadata={"description": "The Petit alone among trumps is sec even with the Excuse in hand."},
-    )
-    pousse_alias = StrictBoolean(
-        load_default=False, metadata={"description": "Accept `pousse` as another name for `garde`."}
-    )
-    called_suit_lead_ban = StrictBoolean(
-        load_default=True,
-        metadata={"description": "Five players: the opening lead may not be in the called card's suit."},
-    )
-
-    def build(self, data: dict[str, Any]) -> Rules:
-        return Rules(
-            excuse_last_trick=ExcuseLastTrick(data["excuse_last_trick"]),
-            first_lead=FirstLead(data["first_lead"]),
-            excuse_chelem_requires_announce=data["excuse_chelem_requires_announce"],
-            petit_sec_ignores_excuse=data["petit_sec_ignores_excuse"],
-            pousse_alias=data["pousse_alias"],
-            called_suit_lead_ban=data["called_suit_lead_ban"],
+def _variant_field(variant: dataclasses.Field[Any]) -> fields.Field[Any]:
+    """The request flag of one field of the core's :class:`Rules`: its type, default and meaning."""
+    default = getattr(FFT, variant.name)
+    description = variant.metadata["description"]
+    if isinstance(default, StrEnum):
+        choices = [choice.value for choice in type(default)]
+        return StrictString(
+            load_default=default.value, validate=validate.OneOf(choices), metadata={"description": description}
         )
+    return StrictBoolean(load_default=default, metadata={"description": description})
+
+
+class _RulesBase(StrictSchema):
+    def build(self, data: dict[str, Any]) -> Rules:
+        values = {}
+        for variant in dataclasses.fields(Rules):
+            kind = type(getattr(FFT, variant.name))
+            values[variant.name] = data[variant.name] if kind is bool else kind(data[variant.name])
+        return Rules(**values)
+
+
+# The flags are the core's Rules, field by field: a variant and its default are stated once.
+RulesSchema = type(
+    "RulesSchema",
+    (_RulesBase,),
+    {
+        "__doc__": "Rule variants (rules.md §11). Every flag defaults to the FFT rule.",
+        **{variant.name: _variant_field(variant) for variant in dataclasses.fields(Rules)},
+    },
+)
 
 
 def _fft() -> Rules:

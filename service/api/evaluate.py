@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.excuse import ExcuseOutcome
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
+from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
 from service.rules.verdicts import RedealReason, ViolationCode
 
 from . import telemetry
@@ -27,7 +30,14 @@ from .fields import (
     codes_of,
 )
 from .parsing import operation
-from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, blp, check_contract, dump_score
+from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, check_contract, dump_score
+
+blp = Blueprint(
+    "evaluation",
+    __name__,
+    url_prefix="/v1/deals",
+    description="Evaluating a whole deal record, complete or in progress.",
+)
 
 PASS = "pass"
 BIDS = [PASS, *CONTRACT_NAMES, POUSSE]
@@ -41,28 +51,30 @@ def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
 
 
 def seat(description: str, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=0, max=4), metadata={"description": description}, **kwargs)
+    return StrictInteger(
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs
+    )
 
 
 class PoigneeDeclaredSchema(StrictSchema):
     seat = seat("The seat that showed it.", required=True)
-    cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", 78, required=True)
+    cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", DECK_SIZE, required=True)
 
 
 class EvaluateRequest(StrictSchema):
     players = players_field()
     dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
     hands = BoundedList(
-        cards("A hand as dealt, before the dog.", 78),
+        cards("A hand as dealt, before the dog.", DECK_SIZE),
         allow_none=True,
         load_default=None,
-        validate=validate.Length(min=3, max=5),
+        validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
         metadata={
             "description": "Every seat's hand as dealt, seat 0 first. Optional when `plays` is complete: "
             "the hands are then inferred from the plays, the dog and the discard."
         },
     )
-    dog = cards("The dog (chien) as dealt.", 78, allow_none=True, load_default=None)
+    dog = cards("The dog (chien) as dealt.", DECK_SIZE, allow_none=True, load_default=None)
     contract = StrictString(
         allow_none=True,
         load_default=None,
@@ -77,14 +89,17 @@ class EvaluateRequest(StrictSchema):
         StrictString(validate=validate.OneOf(BIDS)),
         allow_none=True,
         load_default=None,
-        validate=validate.Length(max=10),
+        # Room past one bid per seat, so that a wrong count is a verdict (bid_order), not a 422.
+        validate=validate.Length(max=2 * MAX_PLAYERS),
         metadata={"description": "One bid per seat in speaking order from the dealer's right: `pass` or a contract."},
     )
     called_card = called_card_field("Five players: the card the taker called.")
-    discard = cards("The taker's discard (écart): prise and garde only.", 78, allow_none=True, load_default=None)
+    discard = cards("The taker's discard (écart): prise and garde only.", DECK_SIZE, allow_none=True, load_default=None)
     chelem_announced = StrictBoolean(load_default=False)
-    poignees = BoundedList(fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=5))
-    plays = cards("Every card in play order, trick after trick.", 78, load_default=list)
+    poignees = BoundedList(
+        fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=MAX_PLAYERS)
+    )
+    plays = cards("Every card in play order, trick after trick.", DECK_SIZE, load_default=list)
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:

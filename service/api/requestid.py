@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, has_request_context, request
+from flask import has_request_context, request
 
 HEADER = "X-Request-ID"
 _SANE = re.compile(r"[A-Za-z0-9._:/+=-]{1,128}")
@@ -57,7 +57,3 @@ class RequestIds:
             return start_response(status, headers, exc_info)
 
         return self._next(environ, start)
-
-
-def register(app: Flask) -> None:
-    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]

@@ -7,6 +7,7 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
+from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
     POUSSE,
     TOTAL_HALF,
@@ -19,6 +20,7 @@ from service.rules.scoring import (
     points_bounds_half,
     score,
 )
+from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
 
 from . import telemetry
@@ -26,7 +28,7 @@ from .common import Errors, StrictSchema, fail, players_field, rules_field, seat
 from .fields import BoundedList, HalfPoints, StrictBoolean, StrictInteger, StrictString
 from .parsing import operation
 
-blp = Blueprint("deals", __name__, url_prefix="/v1/deals", description="Whole deals: scoring and evaluation.")
+blp = Blueprint("scoring", __name__, url_prefix="/v1/deals", description="Scoring a deal from its summary.")
 
 SIDES = [s.value for s in Side]
 CONTRACT_NAMES = [c.value for c in Contract]
@@ -78,12 +80,12 @@ class ScoreRequest(StrictSchema):
     players = players_field()
     contract = contract_field()
     taker = StrictInteger(
-        required=True, validate=validate.Range(min=0, max=4), metadata={"description": "Taker's seat."}
+        required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": "Taker's seat."}
     )
     partner = StrictInteger(
         allow_none=True,
         load_default=None,
-        validate=validate.Range(min=0, max=4),
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "Five players: the partner's seat; null or the taker's seat when playing alone."},
     )
     points = HalfPoints(
@@ -98,14 +100,14 @@ class ScoreRequest(StrictSchema):
     )
     oudlers = StrictInteger(
         required=True,
-        validate=validate.Range(min=0, max=3),
+        validate=validate.Range(min=0, max=count(OUDLERS)),
         metadata={"description": "Oudlers the taker's side holds."},
     )
     petit_au_bout = side_field("The side that took the Petit au bout, or null.")
     poignees = BoundedList(
         fields.Nested(PoigneeShownSchema),
         load_default=list,
-        validate=validate.Length(max=5),
+        validate=validate.Length(max=MAX_PLAYERS),
         metadata={"description": "Every poignée shown, by either side."},
     )
     chelem = fields.Nested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})

@@ -30,6 +30,7 @@ from flask import Flask, current_app, request
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+from werkzeug.routing import Map
 
 from ..logs import VERDICT_KEY
 from ..rules.deal import Evaluation
@@ -59,14 +60,14 @@ class RequestMetrics:
     :mod:`service.api.problems`), so it also counts in ``flask_http_request_exceptions_total``.
     """
 
-    def __init__(self, app: Flask, registry: CollectorRegistry | None) -> None:
-        self._next: WSGIApplication = app.wsgi_app
-        self._url_map = app.url_map
+    def __init__(self, inner: WSGIApplication, url_map: Map, registry: CollectorRegistry | None) -> None:
+        self._next = inner
+        self._url_map = url_map
         # Routes without variables (all the operations) are found with one dict lookup; other
         # paths go through the URL map, as Flask routes them.
         self._static = {
             (method, rule.rule): rule.rule
-            for rule in app.url_map.iter_rules()
+            for rule in url_map.iter_rules()
             if not rule.arguments
             for method in rule.methods or ()
         }
@@ -177,8 +178,9 @@ def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
     )
 
 
-def init_app(app: Flask) -> None:
-    """Serve ``/metrics`` and create the verdict counters for this app."""
+def init_app(app: Flask) -> CollectorRegistry | None:
+    """Serve ``/metrics`` and create the verdict counters for this app; the registry the
+    request metrics go to (``None``: the multiprocess files)."""
     if os.environ.get(MULTIPROC_ENV):
         # Samples go to the shared files; the scrape reads them all back.
         GunicornInternalPrometheusMetrics(app, path=METRICS_PATH, export_defaults=False)
@@ -186,8 +188,8 @@ def init_app(app: Flask) -> None:
     else:
         registry = CollectorRegistry()
         PrometheusMetrics(app, path=METRICS_PATH, export_defaults=False, registry=registry)
-    app.wsgi_app = RequestMetrics(app, registry)  # type: ignore[method-assign]
     app.extensions["tarot_verdicts"] = _verdict_counters(registry)
+    return registry
 
 
 def _verdicts() -> Verdicts:

@@ -9,7 +9,7 @@ from marshmallow import validate
 
 from service.rules.cards import Suit, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
-from service.rules.table import TABLES
+from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
@@ -26,12 +26,12 @@ class LegalCardsRequest(StrictSchema):
     hand = card_list(
         "The cards of the seat to play (1 to a full hand), any order.",
         required=True,
-        validate=validate.Length(min=1, max=24),
+        validate=validate.Length(min=1, max=LARGEST_HAND),
     )
     trick = card_list(
         "Cards already in the current trick, in play order (at most players − 1).",
         load_default=list,
-        validate=validate.Length(max=4),
+        validate=validate.Length(max=MAX_PLAYERS - 1),
     )
     first_trick = StrictBoolean(
         load_default=False, metadata={"description": "Whether this is the deal's first trick (five-player lead ban)."}
@@ -104,13 +104,13 @@ class WinnerRequest(StrictSchema):
     players = players_field()
     leader = StrictInteger(
         load_default=0,
-        validate=validate.Range(min=0, max=4),
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "Seat that led the trick (seats in playing order)."},
     )
     cards = card_list(
         "The cards of the trick in play order: 1 to `players` cards.",
         required=True,
-        validate=validate.Length(min=1, max=5),
+        validate=validate.Length(min=1, max=MAX_PLAYERS),
     )
 
     def check(self, data: dict[str, Any]) -> None:

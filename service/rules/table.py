@@ -34,3 +34,8 @@ TABLES: Final[dict[int, Table]] = {
 """The three supported tables, keyed by number of players."""
 
 PLAYER_COUNTS: Final = tuple(TABLES)
+
+MIN_PLAYERS: Final = min(TABLES)
+MAX_PLAYERS: Final = max(TABLES)
+LARGEST_HAND: Final = max(table.hand_size for table in TABLES.values())
+"""The most cards a hand holds at any table (three players)."""

@@ -7,7 +7,7 @@ FFT rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -32,18 +32,39 @@ class FirstLead(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule set a request is checked against. ``Rules()`` is the FFT rule set."""
+    """The rule set a request is checked against. ``Rules()`` is the FFT rule set.
 
-    excuse_last_trick: ExcuseLastTrick = ExcuseLastTrick.CHANGES_SIDE
-    first_lead: FirstLead = FirstLead.AFTER_DEALER
-    excuse_chelem_requires_announce: bool = False
-    """Seed 002: the Excuse wins the last trick only when the chelem was announced."""
-    petit_sec_ignores_excuse: bool = False
-    """Seed 003: the Petit alone among trumps is "sec" even with the Excuse in hand."""
-    pousse_alias: bool = False
-    """Seed 003: accept "pousse" as another name for garde."""
-    called_suit_lead_ban: bool = True
-    """§5: at five players the opening lead may not be in the called card's suit."""
+    Each field is one variant of §11; its default is the FFT rule, and its description is
+    what the contract says of the request flag of the same name.
+    """
+
+    excuse_last_trick: ExcuseLastTrick = field(
+        default=ExcuseLastTrick.CHANGES_SIDE,
+        metadata={
+            "description": "An Excuse played to the last trick outside the chelem case: `changes_side` (FFT) "
+            "or goes to the `trick_winner`'s side (§8.3)."
+        },
+    )
+    first_lead: FirstLead = field(
+        default=FirstLead.AFTER_DEALER,
+        metadata={"description": "Who leads the first trick: the seat `after_dealer` (FFT) or `after_taker` (§2)."},
+    )
+    excuse_chelem_requires_announce: bool = field(
+        default=False,
+        metadata={"description": "The Excuse wins the last trick only for an announced chelem (§7)."},
+    )
+    petit_sec_ignores_excuse: bool = field(
+        default=False,
+        metadata={"description": "The Petit alone among trumps is sec even with the Excuse in hand (§3.1)."},
+    )
+    pousse_alias: bool = field(
+        default=False,
+        metadata={"description": "Accept `pousse` as another name for `garde` (§3.4)."},
+    )
+    called_suit_lead_ban: bool = field(
+        default=True,
+        metadata={"description": "Five players: the opening lead may not be in the called card's suit (§5.3)."},
+    )
 
 
 FFT: Final = Rules()
