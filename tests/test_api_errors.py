@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
+from marshmallow import ValidationError
 
 from service.app import MAX_BODY_BYTES
 
@@ -130,3 +131,35 @@ def test_a_list_over_its_limit_is_one_error_not_one_per_item(
     length_errors = [e for e in body["errors"] if e["pointer"] == pointer]  # type: ignore[union-attr]
     assert [e["code"] for e in length_errors] == ["length"]
     assert not [e for e in body["errors"] if e["pointer"].startswith(pointer + "/")]  # type: ignore[union-attr]
+
+
+def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reworded marshmallow messages (a new release, a translation) leave the codes as they were.
+    from marshmallow import fields, validate
+
+    from service.api.common import StrictSchema
+    from service.api.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
+    from service.api.problems import errors_from_messages
+
+    monkeypatch.setitem(fields.Field.default_error_messages, "required", "Champ obligatoire.")
+    monkeypatch.setitem(fields.Boolean.default_error_messages, "invalid", "Pas un booléen.")
+    monkeypatch.setattr(validate.Length, "message_all", "Entre {min} et {max}.")
+    monkeypatch.setattr(validate.OneOf, "default_message", "Valeur inconnue.")
+    schema = StrictSchema.from_dict(
+        {
+            "players": StrictInteger(required=True, validate=OneOf([3, 4, 5])),
+            "hand": CardList(validate=Length(min=1, max=24)),
+            "first_trick": StrictBoolean(),
+            "dealer": StrictInteger(required=True),
+        }
+    )()
+    with pytest.raises(ValidationError) as caught:
+        schema.load({"players": 6, "hand": ["KS"] * 30, "first_trick": "yes", "colour": 1})
+    errors = {e.pointer: (e.code, e.message) for e in errors_from_messages(caught.value.messages)}
+    assert errors == {
+        "/players": ("enum", "Valeur inconnue."),
+        "/hand": ("length", "Entre 1 et 24."),
+        "/first_trick": ("type", "Pas un booléen."),
+        "/dealer": ("required", "Champ obligatoire."),
+        "/colour": ("unknown_field", "Unknown field."),
+    }

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import FFT, Rules
 
-from .fields import CalledCardField, CardList, StrictBoolean, StrictInteger, StrictString
+from .fields import CalledCardField, CardList, OneOf, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .problems import Coded
 
 
@@ -27,6 +27,11 @@ class StrictSchema(Schema):
 
     class Meta:
         unknown = RAISE
+
+    error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "unknown": Coded("unknown_field", "Unknown field."),
+        "type": Coded("type", "Invalid input type."),
+    }
 
     def check(self, data: dict[str, Any]) -> None:
         """Rules across fields, once each field is valid: raise a ValidationError (see
@@ -48,7 +53,7 @@ class StrictSchema(Schema):
 def players_field() -> StrictInteger:
     return StrictInteger(
         required=True,
-        validate=validate.OneOf(PLAYER_COUNTS),
+        validate=OneOf(PLAYER_COUNTS),
         metadata={"description": "Number of players at the table: 3, 4 or 5."},
     )
 
@@ -67,9 +72,7 @@ def _variant_field(variant: dataclasses.Field[Any]) -> fields.Field[Any]:
     description = variant.metadata["description"]
     if isinstance(default, StrEnum):
         choices = [choice.value for choice in type(default)]
-        return StrictString(
-            load_default=default.value, validate=validate.OneOf(choices), metadata={"description": description}
-        )
+        return StrictString(load_default=default.value, validate=OneOf(choices), metadata={"description": description})
     return StrictBoolean(load_default=default, metadata={"description": description})
 
 
@@ -98,7 +101,7 @@ def _fft() -> Rules:
 
 
 def rules_field() -> fields.Nested:
-    return fields.Nested(
+    return StrictNested(
         RulesSchema, load_default=_fft, metadata={"description": "Rule variants; omit for the FFT rules."}
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
@@ -21,8 +21,12 @@ from .fields import (
     BoundedList,
     CardField,
     CardList,
+    Length,
+    OneOf,
+    Range,
     StrictBoolean,
     StrictInteger,
+    StrictNested,
     StrictString,
     VerdictField,
     code,
@@ -47,13 +51,11 @@ def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
     # No uniqueItems and no table-size limits here: a card dealt or played twice, or a hand
     # of the wrong size, is a verdict about the deal (a violation in a 200 answer), not a
     # malformed request. The deck's 78 cards bound every list.
-    return CardList(validate=validate.Length(max=max_items), metadata={"description": description}, **kwargs)
+    return CardList(validate=Length(max=max_items), metadata={"description": description}, **kwargs)
 
 
 def seat(description: str, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(
-        validate=validate.Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs
-    )
+    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
 
 
 class PoigneeDeclaredSchema(StrictSchema):
@@ -68,7 +70,7 @@ class EvaluateRequest(StrictSchema):
         cards("A hand as dealt, before the dog.", DECK_SIZE),
         allow_none=True,
         load_default=None,
-        validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
+        validate=Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
         metadata={
             "description": "Every seat's hand as dealt, seat 0 first. Optional when `plays` is complete: "
             "the hands are then inferred from the plays, the dog and the discard."
@@ -78,7 +80,7 @@ class EvaluateRequest(StrictSchema):
     contract = StrictString(
         allow_none=True,
         load_default=None,
-        validate=validate.OneOf([*CONTRACT_NAMES, POUSSE]),
+        validate=OneOf([*CONTRACT_NAMES, POUSSE]),
         metadata={
             "enum": [*CONTRACT_NAMES, POUSSE, None],
             "description": "The contract (with `taker`), or give `bids`.",
@@ -86,19 +88,17 @@ class EvaluateRequest(StrictSchema):
     )
     taker = seat("The taker's seat (with `contract`).", allow_none=True, load_default=None)
     bids = BoundedList(
-        StrictString(validate=validate.OneOf(BIDS)),
+        StrictString(validate=OneOf(BIDS)),
         allow_none=True,
         load_default=None,
         # Room past one bid per seat, so that a wrong count is a verdict (bid_order), not a 422.
-        validate=validate.Length(max=2 * MAX_PLAYERS),
+        validate=Length(max=2 * MAX_PLAYERS),
         metadata={"description": "One bid per seat in speaking order from the dealer's right: `pass` or a contract."},
     )
     called_card = called_card_field("Five players: the card the taker called.")
     discard = cards("The taker's discard (écart): prise and garde only.", DECK_SIZE, allow_none=True, load_default=None)
     chelem_announced = StrictBoolean(load_default=False)
-    poignees = BoundedList(
-        fields.Nested(PoigneeDeclaredSchema), load_default=list, validate=validate.Length(max=MAX_PLAYERS)
-    )
+    poignees = BoundedList(StrictNested(PoigneeDeclaredSchema), load_default=list, validate=Length(max=MAX_PLAYERS))
     plays = cards("Every card in play order, trick after trick.", DECK_SIZE, load_default=list)
     rules = rules_field()
 

@@ -17,8 +17,51 @@ from service.rules.verdicts import LegalReason, RedealReason, Verdict, Violation
 
 from .problems import Coded
 
+ERROR_CODES: dict[str, str] = {
+    "required": "required",
+    "null": "null",
+    "invalid": "type",
+    "type": "type",
+    "special": "type",
+    "invalid_utf8": "type",
+    "too_large": "range",
+    "validator_failed": "invalid",
+}
+"""The field-error code of each of marshmallow's error keys: codes follow the kind of error,
+never the wording of its message."""
 
-class CardField(fields.Field[Card]):
+
+class CodedErrors:
+    """Field mixin: every error a field makes carries the code of its error key."""
+
+    def make_error(self, key: str, **kwargs: Any) -> ValidationError:
+        error: ValidationError = super().make_error(key, **kwargs)  # type: ignore[misc]
+        [message] = error.messages if isinstance(error.messages, list) else [error.messages]
+        return ValidationError(Coded(ERROR_CODES.get(key, "invalid"), str(message)))
+
+
+class Length(validate.Length):
+    """marshmallow's length validator, its messages coded ``length``."""
+
+    def _format_error(self, value: Any, message: str) -> str:
+        return Coded("length", super()._format_error(value, message))
+
+
+class Range(validate.Range):
+    """marshmallow's range validator, its messages coded ``range``."""
+
+    def _format_error(self, value: Any, message: str) -> str:
+        return Coded("range", super()._format_error(value, message))
+
+
+class OneOf(validate.OneOf):
+    """marshmallow's choice validator, its messages coded ``enum``."""
+
+    def _format_error(self, value: Any) -> str:
+        return Coded("enum", super()._format_error(value))
+
+
+class CardField(CodedErrors, fields.Field[Card]):
     """A card as its canonical wire code (rules.md §1), loaded to the core's int.
 
     In the spec it is a reference to the ``Card`` component (the 78 codes).
@@ -50,7 +93,7 @@ class CalledCardField(CardField):
         return card
 
 
-class BoundedList(fields.List[Any]):
+class BoundedList(CodedErrors, fields.List[Any]):
     """A list whose length limit is checked before its items.
 
     marshmallow validates every item first and the length after: a 60 KB body of 12 000
@@ -157,7 +200,7 @@ def component_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> d
     return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
 
 
-class StrictInteger(fields.Integer):
+class StrictInteger(CodedErrors, fields.Integer):
     """A JSON integer: no strings, floats or booleans."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -169,7 +212,7 @@ class StrictInteger(fields.Integer):
         return value
 
 
-class StrictBoolean(fields.Boolean):
+class StrictBoolean(CodedErrors, fields.Boolean):
     """A JSON boolean: ``true`` or ``false`` only."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
@@ -178,7 +221,7 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-class StrictString(fields.String):
+class StrictString(CodedErrors, fields.String):
     """A JSON string, never coerced from another type."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
@@ -191,11 +234,11 @@ class VerdictField(StrictString):
     """A verdict code of the rules core, documented as its named component."""
 
     def __init__(self, verdict: type[Verdict], **kwargs: Any) -> None:
-        super().__init__(validate=validate.OneOf([code.value for code in verdict]), **kwargs)
+        super().__init__(validate=OneOf([code.value for code in verdict]), **kwargs)
         self.component = verdict.__name__
 
 
-class HalfPoints(fields.Number[float]):
+class HalfPoints(CodedErrors, fields.Number[float]):
     """Card points on the wire (0–91, in steps of 0.5), loaded as int half points."""
 
     num_type = float
@@ -212,3 +255,7 @@ class HalfPoints(fields.Number[float]):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else value / 2
+
+
+class StrictNested(CodedErrors, fields.Nested):
+    """A nested object, its errors coded."""

@@ -40,32 +40,19 @@ class Coded(str):
         obj.code = code
         return obj
 
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+        # Copies (marshmallow deep-copies its error messages) keep the code.
+        return self.code, str(self)
 
-# Marshmallow's own messages, mapped to codes by their fixed opening words.
-_BUILTIN_CODES: tuple[tuple[str, str], ...] = (
-    ("Missing data for required field", "required"),
-    ("Field may not be null", "null"),
-    ("Unknown field", "unknown_field"),
-    ("Invalid input type", "type"),
-    ("Not a valid", "type"),
-    ("Must be one of", "enum"),
-    ("Must be greater", "range"),
-    ("Must be less", "range"),
-    ("Length must", "length"),
-    ("Shorter than", "length"),
-    ("Longer than", "length"),
-)
+    def format(self, *args: Any, **kwargs: Any) -> Coded:
+        # marshmallow formats its messages before raising them: the code must survive that.
+        return Coded(self.code, str.format(self, *args, **kwargs))
 
 
 def code_of(message: str) -> str:
-    """The machine code of a validation message."""
-    coded = getattr(message, "code", None)
-    if isinstance(coded, str):
-        return coded
-    for prefix, code in _BUILTIN_CODES:
-        if message.startswith(prefix):
-            return code
-    return "invalid"
+    """The machine code a validation message carries (see :mod:`service.api.fields`)."""
+    code = getattr(message, "code", None)
+    return code if isinstance(code, str) else "invalid"
 
 
 def pointer(path: Iterable[str | int]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
@@ -25,7 +25,17 @@ from service.rules.variants import Rules
 
 from . import telemetry
 from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
-from .fields import BoundedList, HalfPoints, StrictBoolean, StrictInteger, StrictString
+from .fields import (
+    BoundedList,
+    HalfPoints,
+    Length,
+    OneOf,
+    Range,
+    StrictBoolean,
+    StrictInteger,
+    StrictNested,
+    StrictString,
+)
 from .parsing import operation
 
 blp = Blueprint("scoring", __name__, url_prefix="/v1/deals", description="Scoring a deal from its summary.")
@@ -37,7 +47,7 @@ CONTRACT_NAMES = [c.value for c in Contract]
 def contract_field() -> StrictString:
     return StrictString(
         required=True,
-        validate=validate.OneOf([*CONTRACT_NAMES, POUSSE]),
+        validate=OneOf([*CONTRACT_NAMES, POUSSE]),
         metadata={
             "description": "prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. "
             "`pousse` (another name for garde) only with `rules.pousse_alias`."
@@ -57,16 +67,16 @@ def side_field(description: str) -> StrictString:
     return StrictString(
         allow_none=True,
         load_default=None,
-        validate=validate.OneOf(SIDES),
+        validate=OneOf(SIDES),
         metadata={"enum": [*SIDES, None], "description": description},
     )
 
 
 class PoigneeShownSchema(StrictSchema):
-    side = StrictString(required=True, validate=validate.OneOf(SIDES), metadata={"description": "Side that showed it."})
+    side = StrictString(required=True, validate=OneOf(SIDES), metadata={"description": "Side that showed it."})
     size = StrictString(
         required=True,
-        validate=validate.OneOf([p.value for p in PoigneeSize]),
+        validate=OneOf([p.value for p in PoigneeSize]),
         metadata={"description": "simple 20, double 30, triple 40 (never multiplied)."},
     )
 
@@ -80,12 +90,12 @@ class ScoreRequest(StrictSchema):
     players = players_field()
     contract = contract_field()
     taker = StrictInteger(
-        required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": "Taker's seat."}
+        required=True, validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": "Taker's seat."}
     )
     partner = StrictInteger(
         allow_none=True,
         load_default=None,
-        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
+        validate=Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "Five players: the partner's seat; null or the taker's seat when playing alone."},
     )
     points = HalfPoints(
@@ -100,17 +110,17 @@ class ScoreRequest(StrictSchema):
     )
     oudlers = StrictInteger(
         required=True,
-        validate=validate.Range(min=0, max=count(OUDLERS)),
+        validate=Range(min=0, max=count(OUDLERS)),
         metadata={"description": "Oudlers the taker's side holds."},
     )
     petit_au_bout = side_field("The side that took the Petit au bout, or null.")
     poignees = BoundedList(
-        fields.Nested(PoigneeShownSchema),
+        StrictNested(PoigneeShownSchema),
         load_default=list,
-        validate=validate.Length(max=MAX_PLAYERS),
+        validate=Length(max=MAX_PLAYERS),
         metadata={"description": "Every poignée shown, by either side."},
     )
-    chelem = fields.Nested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})
+    chelem = StrictNested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask_smorest import Blueprint
-from marshmallow import validate
 
 from service.rules.cards import Suit, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
@@ -13,7 +12,18 @@ from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 
 from . import telemetry
 from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
-from .fields import CardField, StrictBoolean, StrictInteger, StrictString, VerdictField, code, codes_of
+from .fields import (
+    CardField,
+    Length,
+    OneOf,
+    Range,
+    StrictBoolean,
+    StrictInteger,
+    StrictString,
+    VerdictField,
+    code,
+    codes_of,
+)
 from .parsing import operation
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
@@ -26,12 +36,12 @@ class LegalCardsRequest(StrictSchema):
     hand = card_list(
         "The cards of the seat to play (1 to a full hand), any order.",
         required=True,
-        validate=validate.Length(min=1, max=LARGEST_HAND),
+        validate=Length(min=1, max=LARGEST_HAND),
     )
     trick = card_list(
         "Cards already in the current trick, in play order (at most players − 1).",
         load_default=list,
-        validate=validate.Length(max=MAX_PLAYERS - 1),
+        validate=Length(max=MAX_PLAYERS - 1),
     )
     first_trick = StrictBoolean(
         load_default=False, metadata={"description": "Whether this is the deal's first trick (five-player lead ban)."}
@@ -104,13 +114,13 @@ class WinnerRequest(StrictSchema):
     players = players_field()
     leader = StrictInteger(
         load_default=0,
-        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
+        validate=Range(min=0, max=MAX_PLAYERS - 1),
         metadata={"description": "Seat that led the trick (seats in playing order)."},
     )
     cards = card_list(
         "The cards of the trick in play order: 1 to `players` cards.",
         required=True,
-        validate=validate.Length(min=1, max=MAX_PLAYERS),
+        validate=Length(min=1, max=MAX_PLAYERS),
     )
 
     def check(self, data: dict[str, Any]) -> None:
@@ -137,7 +147,7 @@ class WinnerResponse(StrictSchema):
     led_suit = StrictString(
         required=True,
         allow_none=True,
-        validate=validate.OneOf(SUIT_LETTERS),
+        validate=OneOf(SUIT_LETTERS),
         metadata={
             "enum": [*SUIT_LETTERS, None],
             "description": "S, H, D, C or T (trumps); null when only the Excuse is played.",
