@@ -200,11 +200,10 @@ def score(summary: Summary) -> Score:
     """Score a deal from its summary (rules.md §9)."""
     s = summary
     m = MULTIPLIERS[s.contract]
-    need = THRESHOLDS_HALF[s.oudlers]
-    over = s.points_half - need
-    won = over >= 0
+    need = threshold_half(s.oudlers)
+    won = s.points_half >= need
     sign = 1 if won else -1
-    margin = (abs(over) + 1) // 2  # margin_of, written out on this hot path
+    margin = margin_of(s.points_half, need)
     contract_points = sign * (25 + margin) * m
     pab = s.petit_au_bout
     petit = 0 if pab is None else (10 * m if pab is Side.ATTACK else -10 * m)
