@@ -71,7 +71,7 @@ bench: $(BENCH_VENV)/.installed
 
 # Regenerate openapi.yaml from the schemas (a test fails while it differs).
 spec: $(STAMP)
-	$(BIN)/python -m service.api.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
+	$(BIN)/python -m service.api.ops.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
 # Re-pin the dependencies from pyproject.toml (needs the package registry).
 lock: $(STAMP)

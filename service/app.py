@@ -18,8 +18,9 @@ leaves room for any legitimate request, whitespace included, and refuses floods 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the application; ``config`` overrides Flask settings (tests use it)."""
-    from .api import init_app, requestid
-    from .api.jsonio import OrjsonProvider
+    from .api import init_app
+    from .api.layers import requestid
+    from .api.pipeline.jsonio import OrjsonProvider
     from .logs import configure_app_logging
 
     app = Flask(__name__)

@@ -83,7 +83,7 @@ class JsonGunicornLogger(GunicornLogger):  # type: ignore[misc]
                 "remote": environ.get("REMOTE_ADDR"),
                 "request_id": headers.get("x-request-id"),
                 "user_agent": environ.get("HTTP_USER_AGENT"),
-                # Left by the view (service.api.telemetry): the rule verdict, as codes.
+                # Left by the view (service.api.layers.telemetry): the rule verdict, as codes.
                 "verdict": environ.get(VERDICT_KEY),
             },
         )

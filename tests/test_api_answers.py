@@ -1,7 +1,7 @@
 """Answers match their response schemas exactly.
 
 Views build their answers ready to send instead of dumping them through the response
-schemas on every request (service.api.parsing). These tests hold the two together: every
+schemas on every request (service.api.pipeline.parsing). These tests hold the two together: every
 kind of answer (complete, in-progress, faulty and redealt deals; every legal-card rule;
 tricks with and without a winner; scores with every term) is loaded back through its
 response schema, which refuses a missing, extra or mistyped field, and dumped again to the
@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema
 
-from service.api.evaluate import EvaluateResponse
-from service.api.scoring import ScoreResponse
-from service.api.tricks import LegalCardsResponse, WinnerResponse
+from service.api.operations.evaluate import EvaluateResponse
+from service.api.operations.scoring import ScoreResponse
+from service.api.operations.tricks import LegalCardsResponse, WinnerResponse
 
 from .conftest import deal_request, golden
 from .dealgen import random_deal

@@ -137,9 +137,9 @@ def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch:
     # Reworded marshmallow messages (a new release, a translation) leave the codes as they were.
     from marshmallow import fields, validate
 
-    from service.api.common import StrictSchema
-    from service.api.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
-    from service.api.problems import errors_from_messages
+    from service.api.wire.common import StrictSchema
+    from service.api.wire.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
+    from service.api.wire.problems import errors_from_messages
 
     monkeypatch.setitem(fields.Field.default_error_messages, "required", "Champ obligatoire.")
     monkeypatch.setitem(fields.Boolean.default_error_messages, "invalid", "Pas un booléen.")

@@ -1,4 +1,4 @@
-"""Load plans (service.api.plans) load exactly as marshmallow does, or hand over to it.
+"""Load plans (service.api.pipeline.plans) load exactly as marshmallow does, or hand over to it.
 
 A plan must return what ``schema.load`` returns for every request marshmallow accepts that
 the plan takes, and must never accept a request that marshmallow refuses.
@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validates
 
-from service.api.common import StrictSchema
-from service.api.evaluate import BIDS, EvaluateRequest
-from service.api.plans import FaultError, LoadPlan
-from service.api.scoring import ScoreRequest
-from service.api.tricks import LegalCardsRequest, WinnerRequest
+from service.api.operations.evaluate import BIDS, EvaluateRequest
+from service.api.operations.scoring import ScoreRequest
+from service.api.operations.tricks import LegalCardsRequest, WinnerRequest
+from service.api.pipeline.plans import FaultError, LoadPlan
+from service.api.wire.common import StrictSchema
 from service.rules.cards import CARD_CODES
 
 from .badinputs import corpus, valid_bodies

@@ -8,7 +8,7 @@ import yaml
 from flask import Flask
 from openapi_spec_validator import validate
 
-from service.api.spec import spec_dict, spec_yaml
+from service.api.ops.spec import spec_dict, spec_yaml
 from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
 
 COMMITTED = Path(__file__).parent.parent / "openapi.yaml"

@@ -5,9 +5,12 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from . import docs, evaluate, ops, problems, requestid, scoring, telemetry, tricks
-from .fields import COMPONENTS, component_reference
-from .responses import ProblemSchema
+from .layers import requestid, telemetry
+from .operations import evaluate, scoring, tricks
+from .ops import docs, ops
+from .wire import problems
+from .wire.fields import COMPONENTS, component_reference
+from .wire.responses import ProblemSchema
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of

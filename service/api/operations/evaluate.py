@@ -15,9 +15,10 @@ from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
 from service.rules.verdicts import RedealReason, ViolationCode
 
-from . import telemetry
-from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
-from .fields import (
+from ..layers import telemetry
+from ..pipeline.parsing import operation
+from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
+from ..wire.fields import (
     BoundedList,
     CardField,
     CardList,
@@ -33,7 +34,6 @@ from .fields import (
     codes,
     codes_of,
 )
-from .parsing import operation
 from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, check_contract, dump_score
 
 blp = Blueprint(

@@ -23,9 +23,10 @@ from service.rules.scoring import (
 from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
 
-from . import telemetry
-from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
-from .fields import (
+from ..layers import telemetry
+from ..pipeline.parsing import operation
+from ..wire.common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
+from ..wire.fields import (
     BoundedList,
     HalfPoints,
     Length,
@@ -36,7 +37,6 @@ from .fields import (
     StrictNested,
     StrictString,
 )
-from .parsing import operation
 
 blp = Blueprint("scoring", __name__, url_prefix="/v1/deals", description="Scoring a deal from its summary.")
 

@@ -10,9 +10,10 @@ from service.rules.cards import Suit, is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 
-from . import telemetry
-from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
-from .fields import (
+from ..layers import telemetry
+from ..pipeline.parsing import operation
+from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
+from ..wire.fields import (
     CardField,
     Length,
     OneOf,
@@ -24,7 +25,6 @@ from .fields import (
     code,
     codes_of,
 )
-from .parsing import operation
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
 

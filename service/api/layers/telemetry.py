@@ -32,10 +32,10 @@ from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
 from werkzeug.routing import Map
 
-from ..logs import VERDICT_KEY
-from ..rules.deal import Evaluation
-from ..rules.play import LegalReason
-from ..rules.scoring import Contract
+from ...logs import VERDICT_KEY
+from ...rules.deal import Evaluation
+from ...rules.play import LegalReason
+from ...rules.scoring import Contract
 
 if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -57,7 +57,7 @@ class RequestMetrics:
 
     The time runs from the request's arrival in the app to its answer being ready, routing,
     parsing and error handling included. Every 5xx answer here comes from an exception (see
-    :mod:`service.api.problems`), so it also counts in ``flask_http_request_exceptions_total``.
+    :mod:`service.api.wire.problems`), so it also counts in ``flask_http_request_exceptions_total``.
     """
 
     def __init__(self, inner: WSGIApplication, url_map: Map, registry: CollectorRegistry | None) -> None:

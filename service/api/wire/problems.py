@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from .jsonio import dumps
+from ..pipeline.jsonio import dumps
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"
@@ -50,7 +50,7 @@ class Coded(str):
 
 
 def code_of(message: str) -> str:
-    """The machine code a validation message carries (see :mod:`service.api.fields`)."""
+    """The machine code a validation message carries (see :mod:`service.api.wire.fields`)."""
     code = getattr(message, "code", None)
     return code if isinstance(code, str) else "invalid"
 

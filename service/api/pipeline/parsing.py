@@ -5,10 +5,10 @@ flask-smorest documents an operation from its decorators (``arguments``, ``respo
 (webargs' location machinery, context lookups, coroutine checks). :func:`operation` applies
 them once to record the documentation, then serves the view with the steps it needs:
 parse the body, load it through the request schema (by its load plan, see
-:mod:`service.api.plans`), call the view, send its answer.
+:mod:`service.api.pipeline.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
-:func:`service.api.fields.codes`; the core's StrEnums left as they are, since orjson writes
+:func:`service.api.wire.fields.codes`; the core's StrEnums left as they are, since orjson writes
 each as its value), so answers are not walked through the response schema
 again on every request: for a whole deal that walk cost more than a third of the request.
 The response schemas define the contract (openapi.yaml); tests load every kind of answer
@@ -28,11 +28,11 @@ from flask import Response, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
-from ..connection import CLOSE_CONNECTION
+from ...connection import CLOSE_CONNECTION
+from ..wire.problems import FieldError, ProblemError, errors_from_messages
+from ..wire.responses import documented_errors
 from .jsonio import BodyError, dumps, parse_body
 from .plans import LoadPlan
-from .problems import FieldError, ProblemError, errors_from_messages
-from .responses import documented_errors
 
 
 def _stalled(exc: BaseException | None) -> bool:

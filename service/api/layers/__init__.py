@@ -1,0 +1,1 @@
+"""WSGI layers around the application: request metrics and request ids (assembled in ``service.api.init_app``)."""

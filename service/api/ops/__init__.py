@@ -1,0 +1,1 @@
+"""Operational endpoints: health, the contract (openapi.json / openapi.yaml) and its Swagger UI."""

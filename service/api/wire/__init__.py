@@ -1,0 +1,1 @@
+"""The wire vocabulary: fields for cards, seats and verdict codes, the shared schemas, problem documents."""
