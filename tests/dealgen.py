@@ -20,6 +20,7 @@ from service.rules.play import legal_cards, trick_winner
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract
 from service.rules.table import TABLES
+from service.rules.variants import FFT, Rules
 
 
 def _petit_sec(hand: int) -> bool:
@@ -102,19 +103,29 @@ def random_deal(seed: int, players: int) -> dict[str, Any]:
 
 
 def record(d: dict[str, Any]) -> DealRecord:
-    def cards(codes: list[str]) -> tuple[int, ...]:
-        return tuple(parse_card(c) for c in codes)
+    """The core's record of a deal given in the request shape of POST /v1/deals/evaluate."""
 
+    def cards(codes: list[str] | None) -> tuple[int, ...] | None:
+        return None if codes is None else tuple(parse_card(c) for c in codes)
+
+    def bid(name: str) -> Contract | None:
+        return None if name == "pass" else Contract(name)
+
+    hands = d.get("hands")
     return DealRecord(
         players=d["players"],
         dealer=d["dealer"],
-        plays=cards(d["plays"]),
-        hands=tuple(cards(h) for h in d["hands"]),
-        dog=cards(d["dog"]),
-        contract=Contract(d["contract"]),
-        taker=d["taker"],
-        called_card=None if d["called_card"] is None else parse_card(d["called_card"]),
-        discard=cards(d["discard"]),
-        chelem_announced=d["chelem_announced"],
-        poignees=tuple(PoigneeShown(p["seat"], cards(p["cards"])) for p in d["poignees"]),
+        plays=tuple(parse_card(c) for c in d.get("plays", [])),
+        hands=None if hands is None else tuple(tuple(parse_card(c) for c in h) for h in hands),
+        dog=cards(d.get("dog")),
+        contract=None if d.get("contract") is None else Contract(d["contract"]),
+        taker=d.get("taker"),
+        bids=None if d.get("bids") is None else tuple(bid(b) for b in d["bids"]),
+        called_card=None if d.get("called_card") is None else parse_card(d["called_card"]),
+        discard=cards(d.get("discard")),
+        chelem_announced=d.get("chelem_announced", False),
+        poignees=tuple(
+            PoigneeShown(p["seat"], tuple(parse_card(c) for c in p["cards"])) for p in d.get("poignees", [])
+        ),
+        rules=Rules(**{k: (type(getattr(FFT, k))(v)) for k, v in d.get("rules", {}).items()}),
     )

@@ -1,4 +1,5 @@
-"""One fault per deal: each must be flagged, first, at the trick and seat where it happened.
+"""One fault per deal (rules.md §2–§6, §9.5), on the core: each must be the first violation,
+at the trick and seat where it happened.
 
 Each case starts from a legally played random deal (tests/dealgen.py) and injects one fault
 whose location is known by construction.
@@ -7,7 +8,6 @@ whose location is known by construction.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -19,13 +19,19 @@ from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.play import LegalReason, legal_cards, trick_winner
 from service.rules.scoring import PoigneeSize
 from service.rules.table import TABLES
+from service.rules.verdicts import Violation
 
 from .dealgen import random_deal, record
 
 Deal = dict[str, Any]
 
 
-def evaluate(client: FlaskClient, deal: Deal) -> dict[str, Any]:
+def evaluate(deal: Deal) -> Evaluation:
+    """The core's verdict on a deal given in the request shape."""
+    return evaluate_deal(record(deal))
+
+
+def answer_of(client: FlaskClient, deal: Deal) -> dict[str, Any]:
     r = client.post("/v1/deals/evaluate", json=deal)
     assert r.status_code == 200, r.get_json()
     return r.get_json()  # type: ignore[no-any-return]
@@ -117,7 +123,7 @@ PLAY_CASES = [
 @pytest.mark.parametrize(("code", "reasons", "pick", "players"), PLAY_CASES)
 @pytest.mark.parametrize("with_hands", [True, False], ids=["hands", "inferred"])
 def test_illegal_card_is_the_first_violation(
-    client: FlaskClient, code: str, reasons: set[LegalReason], pick: Any, players: int, with_hands: bool
+    code: str, reasons: set[LegalReason], pick: Any, players: int, with_hands: bool
 ) -> None:
     found = 0
     for seed in range(60):
@@ -127,12 +133,12 @@ def test_illegal_card_is_the_first_violation(
         deal, trick, seat = injected
         if not with_hands:
             del deal["hands"], deal["dog"]
-        answer = evaluate(client, deal)
-        assert not answer["valid"]
-        assert answer["score"] is None
-        first = answer["violations"][0]
-        assert (first["code"], first["trick"], first["seat"]) == (code, trick, seat), answer["violations"][:2]
-        assert first["legal"] and first["card"] not in first["legal"]
+        answer = evaluate(deal)
+        assert not answer.valid
+        assert answer.score is None
+        first = answer.violations[0]
+        assert (first.code, first.trick, first.seat) == (code, trick, seat), answer.violations[:2]
+        assert first.legal and first.card is not None and not first.legal >> first.card & 1
         found += 1
         if found == 5:
             break
@@ -149,45 +155,43 @@ def _first_with(players: int, cond: Callable[[Deal], bool]) -> Deal:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 class TestStructuralFaults:
-    def first(self, client: FlaskClient, deal: Deal) -> dict[str, Any]:
-        answer = evaluate(client, deal)
-        assert not answer["valid"]
-        assert answer["score"] is None
-        return answer["violations"][0]  # type: ignore[no-any-return]
+    def first(self, deal: Deal) -> Violation:
+        answer = evaluate(deal)
+        assert not answer.valid
+        assert answer.score is None
+        return answer.violations[0]
 
-    def test_hand_size(self, client: FlaskClient, players: int) -> None:
+    def test_hand_size(self, players: int) -> None:
         deal = random_deal(1, players)
         deal["hands"][1].append(deal["hands"][0].pop())
         deal["plays"] = []
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"], v["trick"]) == ("hand_size", 0, None)
+        v = self.first(deal)
+        assert (v.code, v.seat, v.trick) == ("hand_size", 0, None)
 
-    def test_duplicate_card(self, client: FlaskClient, players: int) -> None:
+    def test_duplicate_card(self, players: int) -> None:
         deal = random_deal(2, players)
         deal["hands"][1][0] = deal["hands"][0][0]
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"]) == ("duplicate_card", 1)
+        v = self.first(deal)
+        assert (v.code, v.seat) == ("duplicate_card", 1)
 
-    def test_card_not_in_hand(self, client: FlaskClient, players: int) -> None:
+    def test_card_not_in_hand(self, players: int) -> None:
         deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
         i = len(deal["plays"]) // 2 + 1
         t, _pos, seat, _, _ = positions(deal)[i]
         deal["plays"][i] = deal["discard"][0]
-        v = self.first(client, deal)
-        assert (v["code"], v["trick"], v["seat"]) == ("card_not_in_hand", t, seat)
+        v = self.first(deal)
+        assert (v.code, v.trick, v.seat) == ("card_not_in_hand", t, seat)
 
-    def test_2_wrong_leader_on_the_opening_lead(self, client: FlaskClient, players: int) -> None:
+    def test_2_wrong_leader_on_the_opening_lead(self, players: int) -> None:
         deal = random_deal(3, players)
         n = players
         trick = deal["plays"][:n]
         deal["plays"][:n] = trick[1:] + trick[:1]
         leader = positions(deal)[0][2]
-        v = self.first(client, deal)
-        assert (v["code"], v["trick"], v["seat"]) == ("wrong_leader", 0, (leader + 1) % n)
+        v = self.first(deal)
+        assert (v.code, v.trick, v.seat) == ("wrong_leader", 0, (leader + 1) % n)
 
-    def test_2_a_later_lead_with_another_seats_card_is_card_not_in_hand(
-        self, client: FlaskClient, players: int
-    ) -> None:
+    def test_2_a_later_lead_with_another_seats_card_is_card_not_in_hand(self, players: int) -> None:
         # After the first trick the record fixes every turn (§2: the winner leads): the card
         # is played by the seat whose turn it was, which does not hold it.
         deal = random_deal(3, players)
@@ -197,16 +201,16 @@ class TestStructuralFaults:
         card = next(c for c in deal["hands"][other] if c in deal["plays"][(k + 1) * n :])
         j = deal["plays"].index(card)
         deal["plays"][k * n], deal["plays"][j] = deal["plays"][j], deal["plays"][k * n]
-        v = self.first(client, deal)
-        assert (v["code"], v["trick"], v["seat"], v["card"]) == ("card_not_in_hand", k, leader, card)
+        v = self.first(deal)
+        assert (v.code, v.trick, v.seat, v.card) == ("card_not_in_hand", k, leader, parse_card(card))
 
-    def test_plays_length(self, client: FlaskClient, players: int) -> None:
+    def test_plays_length(self, players: int) -> None:
         deal = random_deal(4, players)
         deal["plays"].append(deal["plays"][0])
-        v = self.first(client, deal)
-        assert v["code"] == "plays_length"
+        v = self.first(deal)
+        assert v.code == "plays_length"
 
-    def test_discard_king_or_bout(self, client: FlaskClient, players: int) -> None:
+    def test_discard_king_or_bout(self, players: int) -> None:
         deal = _first_with(
             players, lambda d: d["contract"] in ("prise", "garde") and any(c[0] == "K" for c in d["hands"][d["taker"]])
         )
@@ -214,24 +218,24 @@ class TestStructuralFaults:
         old = deal["discard"][0]
         deal["discard"][0] = king
         deal["plays"][deal["plays"].index(king)] = old
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"], v["card"]) == ("discard_king_or_bout", deal["taker"], king)
+        v = self.first(deal)
+        assert (v.code, v.seat, v.card) == ("discard_king_or_bout", deal["taker"], parse_card(king))
 
-    def test_discard_size(self, client: FlaskClient, players: int) -> None:
+    def test_discard_size(self, players: int) -> None:
         deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
         deal["discard"].pop()
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"]) == ("discard_size", deal["taker"])
+        v = self.first(deal)
+        assert (v.code, v.seat) == ("discard_size", deal["taker"])
 
-    def test_discard_not_held(self, client: FlaskClient, players: int) -> None:
+    def test_discard_not_held(self, players: int) -> None:
         deal = _first_with(players, lambda d: d["contract"] in ("prise", "garde"))
         other = (deal["taker"] + 1) % players
         card = next(c for c in deal["hands"][other] if not c.startswith("K") and not c.endswith("T") and c != "EX")
         deal["discard"][0] = card
-        v = self.first(client, deal)
-        assert (v["code"], v["card"]) == ("discard_not_held", card)
+        v = self.first(deal)
+        assert (v.code, v.card) == ("discard_not_held", parse_card(card))
 
-    def test_discard_trump(self, client: FlaskClient, players: int) -> None:
+    def test_discard_trump(self, players: int) -> None:
         def fits(d: Deal) -> bool:
             taker = d["hands"][d["taker"]] + d["dog"]
             return (
@@ -246,32 +250,32 @@ class TestStructuralFaults:
         old = deal["discard"][0]
         deal["discard"][0] = trump
         deal["plays"][deal["plays"].index(trump)] = old
-        v = self.first(client, deal)
-        assert (v["code"], v["card"]) == ("discard_trump", trump)
+        v = self.first(deal)
+        assert (v.code, v.card) == ("discard_trump", parse_card(trump))
 
-    def test_poignee_size(self, client: FlaskClient, players: int) -> None:
+    def test_poignee_size(self, players: int) -> None:
         deal = _first_with(players, lambda d: bool(d["poignees"]))
         p = deal["poignees"][0]
         p["cards"] = p["cards"][:-1]
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"]) == ("poignee_size", p["seat"])
+        v = self.first(deal)
+        assert (v.code, v.seat) == ("poignee_size", p["seat"])
 
-    def test_poignee_card(self, client: FlaskClient, players: int) -> None:
+    def test_poignee_card(self, players: int) -> None:
         deal = _first_with(players, lambda d: bool(d["poignees"]))
         p = deal["poignees"][0]
         held = {c for i, h in enumerate(deal["hands"]) if i == p["seat"] for c in h}
         p["cards"][0] = next(f"{k}T" for k in range(1, 22) if f"{k}T" not in held and f"{k}T" not in deal["dog"])
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"]) == ("poignee_card", p["seat"])
+        v = self.first(deal)
+        assert (v.code, v.seat) == ("poignee_card", p["seat"])
 
-    def test_poignee_duplicate(self, client: FlaskClient, players: int) -> None:
+    def test_poignee_duplicate(self, players: int) -> None:
         deal = _first_with(players, lambda d: bool(d["poignees"]))
         deal["poignees"].append(copy.deepcopy(deal["poignees"][0]))
-        v = self.first(client, deal)
-        assert (v["code"], v["seat"]) == ("poignee_duplicate", deal["poignees"][0]["seat"])
+        v = self.first(deal)
+        assert (v.code, v.seat) == ("poignee_duplicate", deal["poignees"][0]["seat"])
 
 
-def test_poignee_excuse_only_without_another_trump(client: FlaskClient) -> None:
+def test_poignee_excuse_only_without_another_trump() -> None:
     deck = [format_card(c) for c in range(78)]
     trumps = [f"{k}T" for k in range(1, 22)]
     seat1 = ["EX", *trumps[:11], *deck[:6]]
@@ -288,14 +292,14 @@ def test_poignee_excuse_only_without_another_trump(client: FlaskClient) -> None:
     }
     # Ten cards with the Excuse while two trumps stay hidden: the Excuse may not stand in.
     shown = {"seat": 1, "cards": [*trumps[:9], "EX"]}
-    v = evaluate(client, {**deal, "poignees": [shown]})["violations"][0]
-    assert (v["code"], v["seat"]) == ("poignee_excuse", 1)
-    answer = evaluate(client, {**deal, "poignees": [{"seat": 1, "cards": trumps[:10]}]})
-    assert answer["valid"] and answer["poignees"] == [{"seat": 1, "side": "defence", "size": "simple"}]
+    v = evaluate({**deal, "poignees": [shown]}).violations[0]
+    assert (v.code, v.seat) == ("poignee_excuse", 1)
+    answer = evaluate({**deal, "poignees": [{"seat": 1, "cards": trumps[:10]}]})
+    assert answer.valid and [(p.seat, p.side, p.size) for p in answer.poignees] == [(1, "defence", "simple")]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_3_petit_sec_deal_is_redealt(client: FlaskClient, players: int) -> None:
+def test_3_petit_sec_deal_is_redealt(players: int) -> None:
     table = TABLES[players]
     deck = [format_card(c) for c in range(78)]
 
@@ -313,18 +317,16 @@ def test_3_petit_sec_deal_is_redealt(client: FlaskClient, players: int) -> None:
         return base | ({"called_card": "KC"} if players == 5 else {})
 
     base = deal_with(["1T", *deck[: table.hand_size - 1]])
-    answer = evaluate(client, {**base, "bids": ["pass"] * players})
-    assert (answer["status"], answer["redeal_reason"], answer["valid"]) == ("redeal", "petit_sec", True)
-    answer = evaluate(client, {**base, "contract": "garde_sans", "taker": 1})
-    v = answer["violations"][0]
-    assert (v["code"], v["seat"], v["trick"]) == ("petit_sec", 0, None)
+    answer = evaluate({**base, "bids": ["pass"] * players})
+    assert (answer.status, answer.redeal_reason, answer.valid) == ("redeal", "petit_sec", True)
+    answer = evaluate({**base, "contract": "garde_sans", "taker": 1})
+    v = answer.violations[0]
+    assert (v.code, v.seat, v.trick) == ("petit_sec", 0, None)
     # With the Excuse beside it the Petit is not sec, unless the variant says so.
     base = deal_with(["1T", "EX", *deck[: table.hand_size - 2]])
-    assert evaluate(client, {**base, "contract": "garde_sans", "taker": 1})["valid"]
-    flagged = evaluate(
-        client, {**base, "contract": "garde_sans", "taker": 1, "rules": {"petit_sec_ignores_excuse": True}}
-    )
-    assert flagged["violations"][0]["code"] == "petit_sec"
+    assert evaluate({**base, "contract": "garde_sans", "taker": 1}).valid
+    flagged = evaluate({**base, "contract": "garde_sans", "taker": 1, "rules": {"petit_sec_ignores_excuse": True}})
+    assert flagged.violations[0].code == "petit_sec"
 
 
 @pytest.mark.parametrize(
@@ -335,15 +337,15 @@ def test_3_petit_sec_deal_is_redealt(client: FlaskClient, players: int) -> None:
         (["prise", "pass", "pass"], "bid_order", None),
     ],
 )
-def test_3_bidding(client: FlaskClient, bids: list[str], code: str, seat: int | None) -> None:
+def test_3_bidding(bids: list[str], code: str, seat: int | None) -> None:
     deal = random_deal(6, 4)
     deal["dealer"] = 0
     body = {**deal, "bids": bids, "contract": None, "taker": None, "plays": [], "discard": None, "poignees": []}
-    v = evaluate(client, body)["violations"][0]
-    assert (v["code"], v["seat"]) == (code, seat)
+    v = evaluate(body).violations[0]
+    assert (v.code, v.seat) == (code, seat)
 
 
-def test_3_bids_decide_taker_and_contract(client: FlaskClient) -> None:
+def test_3_bids_decide_taker_and_contract() -> None:
     deal = random_deal(6, 4)
     deal["dealer"] = 3
     body = {
@@ -355,31 +357,28 @@ def test_3_bids_decide_taker_and_contract(client: FlaskClient) -> None:
         "discard": [],
         "poignees": [],
     }
-    answer = evaluate(client, body)
-    assert (answer["taker"], answer["contract"], answer["status"]) == (3, "garde_sans", "in_progress")
-    assert evaluate(client, {**body, "bids": ["pass"] * 4})["status"] == "redeal"
+    answer = evaluate(body)
+    assert (answer.taker, answer.contract, answer.status) == (3, "garde_sans", "in_progress")
+    assert evaluate({**body, "bids": ["pass"] * 4}).status == "redeal"
 
 
-def test_5_bad_call(client: FlaskClient) -> None:
+def test_5_bad_call() -> None:
     deal = _first_with(5, lambda d: sum(c.startswith("K") for c in d["hands"][d["taker"]]) < 4)
     deal["called_card"] = "Q" + deal["called_card"][1:]
-    v = evaluate(client, deal)["violations"][0]
-    assert (v["code"], v["seat"]) == ("bad_call", deal["taker"])
-
-
-def _core(deal: Deal, **changes: Any) -> Evaluation:
-    return evaluate_deal(dataclasses.replace(record(deal), **changes))
+    v = evaluate(deal).violations[0]
+    assert (v.code, v.seat) == ("bad_call", deal["taker"])
 
 
 def test_3_five_players_all_passing_is_a_redeal_without_a_call(client: FlaskClient) -> None:
-    # Only a taker calls a card (§5): when every seat passes there is none to call.
+    # Only a taker calls a card (§5): when every seat passes there is none to call. Over HTTP
+    # too: the request without a called card was refused with a 422.
     deal = random_deal(5, 5)
     body = {**deal, "contract": None, "taker": None, "called_card": None, "bids": ["pass"] * 5, "plays": []}
     body.pop("discard")
-    answer = evaluate(client, body)
-    assert (answer["status"], answer["redeal_reason"], answer["valid"]) == ("redeal", "all_passed", True)
-    result = _core(deal, contract=None, taker=None, called_card=None, bids=(None,) * 5, plays=(), discard=None)
+    result = evaluate(body)
     assert (result.status, result.redeal_reason, result.valid) == (Status.REDEAL, "all_passed", True)
+    answer = answer_of(client, body)
+    assert (answer["status"], answer["redeal_reason"], answer["valid"]) == ("redeal", "all_passed", True)
 
 
 def test_9_poignee_with_the_excuse_after_a_forced_trump_discard() -> None:
@@ -398,12 +397,12 @@ def test_9_poignee_with_the_excuse_after_a_forced_trump_discard() -> None:
     }  # fmt: skip
     # Double (13): the twelve lowest trumps and the Excuse would hide 13T, still held: refused.
     double = {"seat": 0, "cards": [*trumps[:12], "EX"]}
-    assert [v.code for v in _core({**deal, "poignees": [double]}).violations] == ["poignee_excuse"]
+    assert [v.code for v in evaluate({**deal, "poignees": [double]}).violations] == ["poignee_excuse"]
     # Triple (15): every trump held, the Excuse, and 14T shown again; 15T, discarded, may stay hidden.
     triple = {"seat": 0, "cards": [*trumps[:13], "EX", "14T"]}
-    result = _core({**deal, "poignees": [triple]})
+    result = evaluate({**deal, "poignees": [triple]})
     assert result.valid, result.violations
     assert [(p.seat, p.size) for p in result.poignees] == [(0, PoigneeSize.TRIPLE)]
     # Without the Excuse, the fifteen trumps of hand and discard make the same triple.
     plain = {"seat": 0, "cards": trumps[:15]}
-    assert _core({**deal, "poignees": [plain]}).valid
+    assert evaluate({**deal, "poignees": [plain]}).valid
