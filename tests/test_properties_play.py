@@ -6,7 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF, TRUMPS, Suit, iter_cards, mask_of
-from service.rules.play import LegalReason, card_fault, highest_trump, led_suit, legal_cards, legal_for, trick_winner
+from service.rules.play import (
+    LegalReason,
+    card_violation,
+    highest_trump,
+    led_suit,
+    legal_cards,
+    legal_for,
+    trick_winner,
+)
 from service.rules.verdicts import ViolationCode
 
 
@@ -68,14 +76,14 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
 
 @settings(max_examples=500)
 @given(positions())
-def test_card_fault_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
+def test_card_violation_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
     # §6 for one card must give the answer of the whole legal set, card by card, and name the
     # rule the set's reason states.
     hand, trick, banned = pos
     suit, top = led_suit(trick), highest_trump(trick)
     legal = legal_for(hand, suit, top, banned)
     for card in iter_cards(hand):
-        fault = card_fault(hand, card, suit, top, banned)
+        fault = card_violation(hand, card, suit, top, banned)
         assert (fault is None) == bool(legal.cards >> card & 1), card
         if fault is not None:
             assert fault is expected_fault(legal.reason, card, suit), (card, legal.reason)

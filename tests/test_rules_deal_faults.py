@@ -406,3 +406,13 @@ def test_9_poignee_with_the_excuse_after_a_forced_trump_discard() -> None:
     # Without the Excuse, the fifteen trumps of hand and discard make the same triple.
     plain = {"seat": 0, "cards": trumps[:15]}
     assert evaluate({**deal, "poignees": [plain]}).valid
+
+
+def test_9_5_poignee_in_a_deal_in_progress_without_hands_is_counted_not_judged() -> None:
+    # Without hands, an unfinished deal shows only the cards played so far: a poignée can be
+    # neither confirmed nor refuted, so it is counted and no violation is made up.
+    deal = _first_with(4, lambda d: bool(d["poignees"]))
+    partial = {**deal, "plays": deal["plays"][:8], "hands": None, "dog": None}
+    result = evaluate(partial)
+    assert result.status is Status.IN_PROGRESS and result.valid, result.violations
+    assert [p.seat for p in result.poignees] == [p["seat"] for p in deal["poignees"]]

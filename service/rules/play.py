@@ -21,7 +21,7 @@ __all__ = [
     "LegalReason",
     "Trick",
     "best_card",
-    "card_fault",
+    "card_violation",
     "led_suit",
     "legal_cards",
     "legal_for",
@@ -117,7 +117,7 @@ def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: 
     return Legal(trumps | excuse, LegalReason.UNDERTRUMP)
 
 
-def card_fault(
+def card_violation(
     hand: CardMask, card: Card, suit: Suit | None, top: Card | None, banned_lead: Card | None = None
 ) -> ViolationCode | None:
     """§6 for one card of ``hand``: ``None`` when it may be played, else the rule it breaks.

@@ -19,8 +19,10 @@ class PoigneeResult:
 
 
 def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int]) -> list[PoigneeResult]:
-    """Each poignée (§9): a tier's exact count of trumps the seat holds; the Excuse only as a last resort."""
+    """Each poignée (§9.5): a tier's exact count of trumps the seat holds; the Excuse only as a last resort."""
     r, table = deal.record, deal.table
+    # Without dealt hands, a seat's hand is the cards it plays: whole only once the deal is.
+    hands_known = r.hands is not None or len(r.plays) >= r.players * table.tricks
     out: list[PoigneeResult] = []
     seen_seats: set[int] = set()
     for p in r.poignees:
@@ -41,6 +43,11 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
                 seat=p.seat,
                 trick=0,
             )
+            continue
+        if not hands_known:
+            # A deal in progress given without hands: a seat's hand is not known yet (only the
+            # cards it has played), so what it shows cannot be held against it.
+            out.append(_result(p.seat, len(p.cards), attack, deal))
             continue
         hand = hands[p.seat]  # as play starts: the taker's after the discard
         showable = hand
@@ -68,6 +75,10 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
                 trick=0,
             )
             continue
-        size = list(PoigneeSize)[table.poignee_sizes.index(len(p.cards))]
-        out.append(PoigneeResult(p.seat, Side.ATTACK if p.seat in attack else Side.DEFENCE, size))
+        out.append(_result(p.seat, len(p.cards), attack, deal))
     return out
+
+
+def _result(seat: int, shown: int, attack: Sequence[int], deal: DealContext) -> PoigneeResult:
+    size = list(PoigneeSize)[deal.table.poignee_sizes.index(shown)]
+    return PoigneeResult(seat, Side.ATTACK if seat in attack else Side.DEFENCE, size)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit, format_card, iter_cards
-from .play import Trick, best_card, card_fault, legal_cards, legal_for, opening_ban
+from .play import Trick, best_card, card_violation, legal_cards, legal_for, opening_ban
 from .record import DealContext, DealRecord
 from .table import TABLES
 from .variants import FirstLead
@@ -94,7 +94,7 @@ def replay(
                 )
                 deal.report(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
             # Until a suit is led any card may be played, but for the five-player opening ban.
-            elif (suit is not None or ban is not None) and (broken := card_fault(hand, card, suit, top, ban)):
+            elif (suit is not None or ban is not None) and (broken := card_violation(hand, card, suit, top, ban)):
                 _illegal_card(deal, broken, index, seat, card, suit, legal_for(hand, suit, top, ban).cards)
             hands[seat] = hand & ~bit
             played |= bit
