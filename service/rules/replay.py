@@ -51,11 +51,8 @@ def replay(
     hands_known = r.hands is not None
     plays = r.plays
     limit = n * table.tricks
-    if len(plays) > limit:
-        deal.report(
-            ViolationCode.PLAYS_LENGTH, f"{len(plays)} cards were played; a deal has {limit}.", trick=table.tricks
-        )
-        plays = plays[:limit]
+    extra = len(plays) - limit
+    plays = plays[:limit]
     played = 0
     tricks: list[Trick] = []
     trick_masks: list[CardMask] = []
@@ -113,6 +110,11 @@ def replay(
         if winner is not None and len(cards) == n:
             side_won[0 if winner in attack else 1] = True
             leader = winner
+    if extra > 0:
+        # Located after the last trick, so reported after the faults of the tricks.
+        deal.report(
+            ViolationCode.PLAYS_LENGTH, f"{limit + extra} cards were played; a deal has {limit}.", trick=table.tricks
+        )
     next_play = None
     if len(plays) < limit:
         current = list(tricks[-1].cards) if tricks and len(tricks[-1].cards) < n else []
