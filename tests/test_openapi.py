@@ -39,3 +39,17 @@ def test_verdict_codes_are_named_enums_with_their_meanings() -> None:
     text = COMMITTED.read_text(encoding="utf-8")
     for name in ("ViolationCode", "RedealReason", "LegalReason"):
         assert f"$ref: '#/components/schemas/{name}'" in text, f"{name} is referenced where it is answered"
+
+
+def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how() -> None:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    ids = {path: op["operationId"] for path, item in spec["paths"].items() for op in item.values()}
+    assert ids == {
+        "/livez": "checkLiveness",
+        "/readyz": "checkReadiness",
+        "/v1/tricks/legal-cards": "listLegalCards",
+        "/v1/tricks/winner": "findTrickWinner",
+        "/v1/deals/score": "scoreDeal",
+        "/v1/deals/evaluate": "evaluateDeal",
+    }, "operation ids are part of the contract: never rename one"
+    assert spec["servers"] and spec["security"] == []

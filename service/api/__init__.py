@@ -23,6 +23,9 @@ diamonds), `1T`…`21T`, `EX`. Seats are numbered 0…n−1 in playing order. Li
 answers are in canonical deck order (spades ace→king, hearts, diamonds, clubs, trumps
 1→21, Excuse).
 
+No authentication: every operation is open (`security: []`); the service keeps no state and
+no data of its callers.
+
 A rule verdict about a well-formed request (an illegal card, a faulty deal) is a 200 answer
 with machine-readable codes. A request that is not well formed is a 4xx
 `application/problem+json` answer whose `errors` locate each fault with a JSON pointer.
@@ -50,7 +53,21 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("OPENAPI_VERSION", "3.1.0")
     app.config.setdefault("OPENAPI_URL_PREFIX", "/")
     app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
-    app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
+    app.config.setdefault(
+        "API_SPEC_OPTIONS",
+        {
+            "info": {"description": API_DESCRIPTION},
+            "servers": [
+                {
+                    "url": "/",
+                    "description": "The instance serving this document. Generated clients take their base URL "
+                    "from their configuration (`http://localhost:8000` under `make run`).",
+                }
+            ],
+            # No operation needs credentials: the service holds no data of anyone's.
+            "security": [],
+        },
+    )
     api = TarotApi(app)
     for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)

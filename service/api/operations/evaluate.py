@@ -302,7 +302,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
 
 
 @blp.route("/evaluate", methods=["POST"])
-@operation(blp, EvaluateRequest(), EvaluateResponse())
+@operation(blp, "evaluateDeal", EvaluateRequest(), EvaluateResponse())
 def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     """Evaluate a whole deal, complete or in progress.
 

@@ -203,7 +203,7 @@ def dump_score(result: Score) -> dict[str, Any]:
 
 
 @blp.route("/score", methods=["POST"])
-@operation(blp, ScoreRequest(), ScoreResponse())
+@operation(blp, "scoreDeal", ScoreRequest(), ScoreResponse())
 def post_score(req: dict[str, Any]) -> dict[str, Any]:
     """The marks of every seat from a deal's summary (rules.md §9).
 

@@ -95,7 +95,7 @@ _REASON_MESSAGES = {
 
 
 @blp.route("/legal-cards", methods=["POST"])
-@operation(blp, LegalCardsRequest(), LegalCardsResponse())
+@operation(blp, "listLegalCards", LegalCardsRequest(), LegalCardsResponse())
 def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of a hand, given the trick so far.
 
@@ -158,7 +158,7 @@ class WinnerResponse(StrictSchema):
 
 
 @blp.route("/winner", methods=["POST"])
-@operation(blp, WinnerRequest(), WinnerResponse())
+@operation(blp, "findTrickWinner", WinnerRequest(), WinnerResponse())
 def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     """Who wins a trick, or is winning it so far.
 

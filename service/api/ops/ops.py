@@ -19,6 +19,7 @@ class HealthSchema(StrictSchema):
 
 
 @blp.route("/livez", methods=["GET"])
+@blp.doc(operationId="checkLiveness")
 @blp.response(200, HealthSchema())
 def livez() -> dict[str, Any]:
     """Liveness: the process answers requests."""
@@ -26,6 +27,7 @@ def livez() -> dict[str, Any]:
 
 
 @blp.route("/readyz", methods=["GET"])
+@blp.doc(operationId="checkReadiness")
 @blp.response(200, HealthSchema())
 @blp.alt_response(503, schema=HealthSchema, description="Draining: take this instance out of rotation.")
 def readyz() -> Any:

@@ -133,12 +133,15 @@ def load(plan: LoadPlan, data: Any) -> Any:
 
 
 def operation(
-    blp: Blueprint, request_schema: ma.Schema, response_schema: ma.Schema
+    blp: Blueprint, operation_id: str, request_schema: ma.Schema, response_schema: ma.Schema
 ) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
-    """A JSON operation of ``blp``: documented with its schemas and problem responses."""
+    """A JSON operation of ``blp``: documented with its schemas, its problem responses and its
+    ``operationId`` (part of the contract: generated clients name their methods after it)."""
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.arguments(request_schema)(blp.response(200, response_schema)(documented_errors(blp)(view)))
+        documented = blp.doc(operationId=operation_id)(
+            blp.arguments(request_schema)(blp.response(200, response_schema)(documented_errors(blp)(view)))
+        )
         plan = LoadPlan(request_schema)
 
         @functools.wraps(view)
