@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 from flask import Flask
 from openapi_spec_validator import validate
@@ -53,3 +55,33 @@ def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how()
         "/v1/deals/evaluate": "evaluateDeal",
     }, "operation ids are part of the contract: never rename one"
     assert spec["servers"] and spec["security"] == []
+
+
+def _request_examples() -> list[tuple[str, str, dict[str, Any]]]:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    out = []
+    for path, item in spec["paths"].items():
+        for op in item.values():
+            content = op.get("requestBody", {}).get("content", {}).get("application/json", {})
+            out += [(path, name, example["value"]) for name, example in content.get("examples", {}).items()]
+    return out
+
+
+EXAMPLES = _request_examples()
+
+
+def test_every_v1_operation_has_request_examples() -> None:
+    assert {path for path, _, _ in EXAMPLES} == {
+        "/v1/tricks/legal-cards",
+        "/v1/tricks/winner",
+        "/v1/deals/score",
+        "/v1/deals/evaluate",
+    }
+
+
+@pytest.mark.parametrize(("path", "name", "body"), EXAMPLES, ids=[f"{p}:{n}" for p, n, _ in EXAMPLES])
+def test_every_request_example_answers_200(app: Flask, path: str, name: str, body: dict[str, Any]) -> None:
+    answer = app.test_client().post(path, json=body)
+    assert answer.status_code == 200, answer.get_json()
+    if path == "/v1/deals/evaluate":
+        assert answer.get_json()["valid"] is True

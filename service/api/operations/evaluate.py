@@ -17,6 +17,7 @@ from service.rules.verdicts import RedealReason, ViolationCode
 
 from ..layers import telemetry
 from ..pipeline.parsing import operation
+from ..wire import examples
 from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
 from ..wire.fields import (
     BoundedList,
@@ -302,7 +303,7 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
 
 
 @blp.route("/evaluate", methods=["POST"])
-@operation(blp, "evaluateDeal", EvaluateRequest(), EvaluateResponse())
+@operation(blp, "evaluateDeal", EvaluateRequest(), EvaluateResponse(), examples.EVALUATE)
 def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     """Evaluate a whole deal, complete or in progress.
 

@@ -25,6 +25,7 @@ from service.rules.variants import Rules
 
 from ..layers import telemetry
 from ..pipeline.parsing import operation
+from ..wire import examples
 from ..wire.common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from ..wire.fields import (
     BoundedList,
@@ -203,7 +204,7 @@ def dump_score(result: Score) -> dict[str, Any]:
 
 
 @blp.route("/score", methods=["POST"])
-@operation(blp, "scoreDeal", ScoreRequest(), ScoreResponse())
+@operation(blp, "scoreDeal", ScoreRequest(), ScoreResponse(), examples.SCORE)
 def post_score(req: dict[str, Any]) -> dict[str, Any]:
     """The marks of every seat from a deal's summary (rules.md §9).
 

@@ -12,6 +12,7 @@ from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 
 from ..layers import telemetry
 from ..pipeline.parsing import operation
+from ..wire import examples
 from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
 from ..wire.fields import (
     CardField,
@@ -95,7 +96,7 @@ _REASON_MESSAGES = {
 
 
 @blp.route("/legal-cards", methods=["POST"])
-@operation(blp, "listLegalCards", LegalCardsRequest(), LegalCardsResponse())
+@operation(blp, "listLegalCards", LegalCardsRequest(), LegalCardsResponse(), examples.LEGAL_CARDS)
 def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of a hand, given the trick so far.
 
@@ -158,7 +159,7 @@ class WinnerResponse(StrictSchema):
 
 
 @blp.route("/winner", methods=["POST"])
-@operation(blp, "findTrickWinner", WinnerRequest(), WinnerResponse())
+@operation(blp, "findTrickWinner", WinnerRequest(), WinnerResponse(), examples.TRICK_WINNER)
 def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     """Who wins a trick, or is winning it so far.
 

@@ -133,14 +133,20 @@ def load(plan: LoadPlan, data: Any) -> Any:
 
 
 def operation(
-    blp: Blueprint, operation_id: str, request_schema: ma.Schema, response_schema: ma.Schema
+    blp: Blueprint,
+    operation_id: str,
+    request_schema: ma.Schema,
+    response_schema: ma.Schema,
+    examples: dict[str, dict[str, Any]],
 ) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
-    """A JSON operation of ``blp``: documented with its schemas, its problem responses and its
-    ``operationId`` (part of the contract: generated clients name their methods after it)."""
+    """A JSON operation of ``blp``: documented with its schemas, request ``examples``, its problem
+    responses and its ``operationId`` (part of the contract: clients name methods after it)."""
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
         documented = blp.doc(operationId=operation_id)(
-            blp.arguments(request_schema)(blp.response(200, response_schema)(documented_errors(blp)(view)))
+            blp.arguments(request_schema, examples=examples)(
+                blp.response(200, response_schema)(documented_errors(blp)(view))
+            )
         )
         plan = LoadPlan(request_schema)
 
