@@ -85,3 +85,42 @@ def test_every_request_example_answers_200(app: Flask, path: str, name: str, bod
     assert answer.status_code == 200, answer.get_json()
     if path == "/v1/deals/evaluate":
         assert answer.get_json()["valid"] is True
+
+
+def _optional_fields(path: str) -> list[str]:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    ref = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    schema = spec["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    return [name for name in schema["properties"] if name not in schema.get("required", [])]
+
+
+# Each optional field an example leaves out: sent as null, it must mean the same. (A field an
+# example relies on, such as a deal's contract, is information: nulling it changes the request.)
+NULLED = [(path, name, field) for path, name, body in EXAMPLES for field in _optional_fields(path) if field not in body]
+
+
+@pytest.mark.parametrize(("path", "name", "field"), NULLED, ids=[f"{p}:{n}:{f}" for p, n, f in NULLED])
+def test_null_stands_for_an_absent_optional_field(app: Flask, path: str, name: str, field: str) -> None:
+    # Serializers that send null for every unset field get the same answer as without it.
+    body = next(b for p, n, b in EXAMPLES if (p, n) == (path, name))
+    client = app.test_client()
+    nulled = client.post(path, json={**body, field: None})
+    assert nulled.status_code == 200, nulled.get_json()
+    assert nulled.get_json() == client.post(path, json=body).get_json()
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/tricks/legal-cards", {"players": 4, "hand": ["KS", "2S"]}, "trick"),
+        ("/v1/tricks/legal-cards", {"players": 4, "hand": ["KS", "2S"]}, "rules"),
+        ("/v1/tricks/winner", {"players": 4, "cards": ["KS", "1T"]}, "leader"),
+        ("/v1/deals/score", {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}, "poignees"),
+        ("/v1/deals/score", {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}, "chelem"),
+    ],
+)
+def test_null_for_fields_that_used_to_refuse_it(app: Flask, path: str, body: dict[str, Any], field: str) -> None:
+    client = app.test_client()
+    nulled = client.post(path, json={**body, field: None})
+    assert nulled.status_code == 200, nulled.get_json()
+    assert nulled.get_json() == client.post(path, json=body).get_json()

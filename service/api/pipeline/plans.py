@@ -107,9 +107,11 @@ def _guarded(field: fields.Field[Any], name: str | None, convert: Callable[[Any,
     around it: absent and null values, the default, then the field's validators."""
     validators = tuple(field.validators)
     default = field.load_default
+    # An optional field takes null as absent (service.api.wire.fields.CodedErrors).
+    null_is_absent = not field.required and default is not ma.missing
 
     def step(value: Any, data: dict[str, Any]) -> Any:
-        if value is ma.missing:
+        if value is ma.missing or (value is None and null_is_absent):
             if field.required:
                 raise FaultError
             return default() if callable(default) else default

@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import ValidationError, fields, missing, validate
 
 from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, CardMask, format_card, iter_cards, parse_card
 from service.rules.verdicts import LegalReason, RedealReason, Verdict, ViolationCode
@@ -32,7 +32,31 @@ never the wording of its message."""
 
 
 class CodedErrors:
-    """Field mixin: every error a field makes carries the code of its error key."""
+    """Field mixin: every error a field makes carries the code of its error key, and an
+    optional field takes ``null`` as absent.
+
+    Many client serializers (Jackson, Gson, kotlinx.serialization, Go without ``omitempty``)
+    send ``null`` for every field left unset: for a field with a default, ``null`` means that
+    default, and the contract says the field is nullable.
+    """
+
+    required: bool
+    load_default: Any
+    allow_none: bool
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.null_is_absent:
+            self.allow_none = True
+
+    @property
+    def null_is_absent(self) -> bool:
+        return not self.required and self.load_default is not missing
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        if value is None and self.null_is_absent:
+            value = missing
+        return super().deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
 
     def make_error(self, key: str, **kwargs: Any) -> ValidationError:
         error: ValidationError = super().make_error(key, **kwargs)  # type: ignore[misc]
