@@ -124,3 +124,25 @@ def test_null_for_fields_that_used_to_refuse_it(app: Flask, path: str, body: dic
     nulled = client.post(path, json={**body, field: None})
     assert nulled.status_code == 200, nulled.get_json()
     assert nulled.get_json() == client.post(path, json=body).get_json()
+
+
+def test_every_enum_is_a_named_schema_written_once() -> None:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    places: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            if "enum" in node:
+                places.append(path)
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{path}/{index}")
+
+    walk(spec, "")
+    named = {f"/components/schemas/{name}" for name in spec["components"]["schemas"]}
+    assert places and set(places) <= named, sorted(set(places) - named)
+    assert {"Players", "Contract", "Bid", "Side", "PoigneeSize", "Suit", "ViolationCode"} <= {
+        p.rsplit("/")[-1] for p in places
+    }

@@ -9,9 +9,8 @@ from marshmallow import fields
 
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
-from service.rules.excuse import ExcuseOutcome
 from service.rules.record import DealRecord, PoigneeShown
-from service.rules.scoring import POUSSE, Contract, PoigneeSize, contract_named
+from service.rules.scoring import POUSSE, Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
 from service.rules.verdicts import RedealReason, ViolationCode
 
@@ -23,8 +22,8 @@ from ..wire.fields import (
     BoundedList,
     CardField,
     CardList,
+    EnumField,
     Length,
-    OneOf,
     Range,
     StrictBoolean,
     StrictInteger,
@@ -35,7 +34,7 @@ from ..wire.fields import (
     codes,
     codes_of,
 )
-from .scoring import CONTRACT_NAMES, SIDES, ScoreResponse, check_contract, dump_score
+from .scoring import CONTRACT_NAMES, ScoreResponse, check_contract, dump_score
 
 blp = Blueprint(
     "evaluation",
@@ -78,18 +77,15 @@ class EvaluateRequest(StrictSchema):
         },
     )
     dog = cards("The dog (chien) as dealt.", DECK_SIZE, allow_none=True, load_default=None)
-    contract = StrictString(
+    contract = EnumField(
+        "Contract",
         allow_none=True,
         load_default=None,
-        validate=OneOf([*CONTRACT_NAMES, POUSSE]),
-        metadata={
-            "enum": [*CONTRACT_NAMES, POUSSE, None],
-            "description": "The contract (with `taker`), or give `bids`.",
-        },
+        metadata={"description": "The contract (with `taker`), or give `bids`."},
     )
     taker = seat("The taker's seat (with `contract`).", allow_none=True, load_default=None)
     bids = BoundedList(
-        StrictString(validate=OneOf(BIDS)),
+        EnumField("Bid"),
         allow_none=True,
         load_default=None,
         # Room past one bid per seat, so that a wrong count is a verdict (bid_order), not a 422.
@@ -156,8 +152,8 @@ def record_of(req: dict[str, Any]) -> DealRecord:
     )
 
 
-def nullable_side(description: str) -> StrictString:
-    return StrictString(required=True, allow_none=True, metadata={"enum": [*SIDES, None], "description": description})
+def nullable_side(description: str) -> EnumField:
+    return EnumField("Side", required=True, allow_none=True, metadata={"description": description})
 
 
 class ViolationSchema(StrictSchema):
@@ -178,8 +174,8 @@ class TrickSchema(StrictSchema):
 
 
 class ExchangeSchema(StrictSchema):
-    from_side = StrictString(required=True, metadata={"enum": SIDES})
-    to_side = StrictString(required=True, metadata={"enum": SIDES})
+    from_side = EnumField("Side", required=True)
+    to_side = EnumField("Side", required=True)
     paid_at_trick = StrictInteger(
         required=True,
         allow_none=True,
@@ -198,7 +194,7 @@ class ExchangeSchema(StrictSchema):
 
 
 class ExcuseSchema(StrictSchema):
-    outcome = StrictString(required=True, metadata={"enum": [o.value for o in ExcuseOutcome]})
+    outcome = EnumField("ExcuseOutcome", required=True)
     played_by = StrictInteger(required=True, allow_none=True)
     trick = StrictInteger(required=True, allow_none=True)
     kept_by = nullable_side("The side that keeps the Excuse.")
@@ -222,8 +218,8 @@ class ChelemResultSchema(StrictSchema):
 
 class PoigneeResultSchema(StrictSchema):
     seat = StrictInteger(required=True)
-    side = StrictString(required=True, metadata={"enum": SIDES})
-    size = StrictString(required=True, metadata={"enum": [p.value for p in PoigneeSize]})
+    side = EnumField("Side", required=True)
+    size = EnumField("PoigneeSize", required=True)
 
 
 class NextSchema(StrictSchema):
@@ -232,12 +228,12 @@ class NextSchema(StrictSchema):
 
 
 class EvaluateResponse(StrictSchema):
-    status = StrictString(required=True, metadata={"enum": [s.value for s in Status]})
+    status = EnumField("DealStatus", required=True)
     valid = StrictBoolean(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
     redeal_reason = VerdictField(RedealReason, required=True, allow_none=True)
     taker = StrictInteger(required=True, allow_none=True)
-    contract = StrictString(required=True, allow_none=True, metadata={"enum": [*CONTRACT_NAMES, None]})
+    contract = EnumField("Contract", required=True, allow_none=True)
     partner = StrictInteger(required=True, allow_none=True)
     attack = fields.List(StrictInteger(), required=True)
     tricks = fields.List(fields.Nested(TrickSchema), required=True)

@@ -9,7 +9,6 @@ from marshmallow import fields
 
 from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
-    POUSSE,
     TOTAL_HALF,
     Contract,
     PoigneeSize,
@@ -29,9 +28,9 @@ from ..wire import examples
 from ..wire.common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from ..wire.fields import (
     BoundedList,
+    EnumField,
     HalfPoints,
     Length,
-    OneOf,
     Range,
     StrictBoolean,
     StrictInteger,
@@ -45,10 +44,10 @@ SIDES = [s.value for s in Side]
 CONTRACT_NAMES = [c.value for c in Contract]
 
 
-def contract_field() -> StrictString:
-    return StrictString(
+def contract_field() -> EnumField:
+    return EnumField(
+        "Contract",
         required=True,
-        validate=OneOf([*CONTRACT_NAMES, POUSSE]),
         metadata={
             "description": "prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. "
             "`pousse` (another name for garde) only with `rules.pousse_alias`."
@@ -64,21 +63,14 @@ def check_contract(name: str, rules: Rules, errors: Errors, path: tuple[str | in
         errors.add(path, "pousse_not_enabled", str(exc))
 
 
-def side_field(description: str) -> StrictString:
-    return StrictString(
-        allow_none=True,
-        load_default=None,
-        validate=OneOf(SIDES),
-        metadata={"enum": [*SIDES, None], "description": description},
-    )
+def side_field(description: str) -> EnumField:
+    return EnumField("Side", allow_none=True, load_default=None, metadata={"description": description})
 
 
 class PoigneeShownSchema(StrictSchema):
-    side = StrictString(required=True, validate=OneOf(SIDES), metadata={"description": "Side that showed it."})
-    size = StrictString(
-        required=True,
-        validate=OneOf([p.value for p in PoigneeSize]),
-        metadata={"description": "simple 20, double 30, triple 40 (never multiplied)."},
+    side = EnumField("Side", required=True, metadata={"description": "Side that showed it."})
+    size = EnumField(
+        "PoigneeSize", required=True, metadata={"description": "simple 20, double 30, triple 40 (never multiplied)."}
     )
 
 

@@ -16,8 +16,8 @@ from ..wire import examples
 from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
 from ..wire.fields import (
     CardField,
+    EnumField,
     Length,
-    OneOf,
     Range,
     StrictBoolean,
     StrictInteger,
@@ -145,14 +145,11 @@ class WinnerResponse(StrictSchema):
         required=True, allow_none=True, metadata={"description": "Index of that card in `cards`."}
     )
     winning_card = CardField(required=True, allow_none=True)
-    led_suit = StrictString(
+    led_suit = EnumField(
+        "Suit",
         required=True,
         allow_none=True,
-        validate=OneOf(SUIT_LETTERS),
-        metadata={
-            "enum": [*SUIT_LETTERS, None],
-            "description": "S, H, D, C or T (trumps); null when only the Excuse is played.",
-        },
+        metadata={"description": "S, H, D, C or T (trumps); null when only the Excuse is played."},
     )
     trumped = StrictBoolean(required=True, metadata={"description": "A trump is in the trick, so a trump wins it."})
     complete = StrictBoolean(required=True, metadata={"description": "Every player has played to the trick."})

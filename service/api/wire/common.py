@@ -10,10 +10,15 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
-from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import FFT, Rules
 
-from .fields import CalledCardField, CardList, OneOf, StrictBoolean, StrictInteger, StrictNested, StrictString
+from .fields import (
+    CalledCardField,
+    CardList,
+    EnumField,
+    StrictBoolean,
+    StrictNested,
+)
 from .problems import Coded
 
 
@@ -50,12 +55,8 @@ class StrictSchema(Schema):
         return self.build(data)
 
 
-def players_field() -> StrictInteger:
-    return StrictInteger(
-        required=True,
-        validate=OneOf(PLAYER_COUNTS),
-        metadata={"description": "Number of players at the table: 3, 4 or 5."},
-    )
+def players_field() -> EnumField:
+    return EnumField("Players", required=True, metadata={"description": "Number of players at the table: 3, 4 or 5."})
 
 
 def card_list(description: str, **kwargs: Any) -> fields.List[Any]:
@@ -71,8 +72,7 @@ def _variant_field(variant: dataclasses.Field[Any]) -> fields.Field[Any]:
     default = getattr(FFT, variant.name)
     description = variant.metadata["description"]
     if isinstance(default, StrEnum):
-        choices = [choice.value for choice in type(default)]
-        return StrictString(load_default=default.value, validate=OneOf(choices), metadata={"description": description})
+        return EnumField(type(default).__name__, load_default=default.value, metadata={"description": description})
     return StrictBoolean(load_default=default, metadata={"description": description})
 
 

@@ -12,7 +12,22 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
 
-from service.rules.cards import CARD_BY_CODE, CARD_CODES, RANK_OF, Card, CardMask, format_card, iter_cards, parse_card
+from service.rules.cards import (
+    CARD_BY_CODE,
+    CARD_CODES,
+    RANK_OF,
+    Card,
+    CardMask,
+    Suit,
+    format_card,
+    iter_cards,
+    parse_card,
+)
+from service.rules.deal import Status
+from service.rules.excuse import ExcuseOutcome
+from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
+from service.rules.table import PLAYER_COUNTS
+from service.rules.variants import ExcuseLastTrick, FirstLead
 from service.rules.verdicts import LegalReason, RedealReason, Verdict, ViolationCode
 
 from .problems import Coded
@@ -208,8 +223,62 @@ def verdict_component(verdict: type[Verdict]) -> dict[str, Any]:
     }
 
 
+def _named(values: Iterable[Any], description: str, kind: str = "string") -> dict[str, Any]:
+    return {"type": kind, "enum": list(values), "description": description}
+
+
+CONTRACT_NAMES = [*(c.value for c in Contract), POUSSE]
+
+ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
+    "Players": _named(PLAYER_COUNTS, "Number of players at the table (§2).", "integer"),
+    "Contract": _named(
+        CONTRACT_NAMES,
+        "A contract (§3.2), lowest first: prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. `pousse`, "
+        "another name for garde, only under the `pousse_alias` variant; answers say `garde`.",
+    ),
+    "Bid": _named(["pass", *CONTRACT_NAMES], "A seat's bid (§3.3): `pass` or a contract."),
+    "Side": _named([s.value for s in Side], "The taker's side (`attack`: taker and partner) or the `defence`."),
+    "PoigneeSize": _named(
+        [p.value for p in PoigneeSize], "A poignée's tier (§9.5): simple 20, double 30, triple 40 (never multiplied)."
+    ),
+    "Suit": _named([s.code for s in Suit], "A suit: spades, hearts, diamonds, clubs, or T for the trumps."),
+    "DealStatus": _named(
+        [s.value for s in Status], "Where a deal stands: complete, in progress, or to be dealt again."
+    ),
+    "ExcuseOutcome": _named([o.value for o in ExcuseOutcome], "What became of the Excuse (§7, §8)."),
+    "ExcuseLastTrick": _named(
+        [v.value for v in ExcuseLastTrick], "Where an Excuse played to the last trick goes outside a chelem (§8.3)."
+    ),
+    "FirstLead": _named([v.value for v in FirstLead], "Who leads the first trick when no chelem is announced (§2)."),
+}
+"""The wire's enums, each a named schema that every field carrying it references."""
+
+
+class EnumField(CodedErrors, fields.Field[Any]):
+    """A value of one of the named enums of :data:`ENUM_COMPONENTS`, referenced by name."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        schema = ENUM_COMPONENTS[component]
+        self.component = component
+        self._choices = tuple(schema["enum"])
+        self._kind = int if schema["type"] == "integer" else str
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
+        if type(value) is not self._kind:  # exactly: neither true for 1 nor 4.0 for 4
+            kind = "an integer" if self._kind is int else "a string"
+            raise ValidationError(Coded("type", f"Not a valid value: give {kind}."))
+        if value not in self._choices:
+            raise ValidationError(Coded("enum", f"Must be one of: {', '.join(map(str, self._choices))}."))
+        return value
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
 COMPONENTS: dict[str, dict[str, Any]] = {
     **CARD_COMPONENTS,
+    **ENUM_COMPONENTS,
     **{verdict.__name__: verdict_component(verdict) for verdict in (LegalReason, ViolationCode, RedealReason)},
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""
@@ -254,12 +323,15 @@ class StrictString(CodedErrors, fields.String):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class VerdictField(StrictString):
-    """A verdict code of the rules core, documented as its named component."""
+class VerdictField(fields.Field[Any]):
+    """A verdict code of the rules core in an answer, documented as its named component."""
 
     def __init__(self, verdict: type[Verdict], **kwargs: Any) -> None:
-        super().__init__(validate=OneOf([code.value for code in verdict]), **kwargs)
+        super().__init__(**kwargs)
         self.component = verdict.__name__
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value
 
 
 class HalfPoints(CodedErrors, fields.Number[float]):
