@@ -146,3 +146,15 @@ def test_every_enum_is_a_named_schema_written_once() -> None:
     assert {"Players", "Contract", "Bid", "Side", "PoigneeSize", "Suit", "ViolationCode"} <= {
         p.rsplit("/")[-1] for p in places
     }
+
+
+def test_card_codes_have_identifier_names_for_generated_code() -> None:
+    card = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))["components"]["schemas"]["Card"]
+    names = dict(zip(card["enum"], card["x-enum-varnames"], strict=True))
+    assert len(set(names.values())) == 78 and all(n.isidentifier() and not n[0].isdigit() for n in names.values())
+    assert (names["10H"], names["NC"], names["1T"], names["EX"]) == (
+        "TEN_OF_HEARTS",
+        "KNIGHT_OF_CLUBS",
+        "TRUMP_1",
+        "EXCUSE",
+    )

@@ -197,16 +197,37 @@ def codes_of(mask: CardMask | None) -> list[str] | None:
 CALLABLE: frozenset[Card] = frozenset(c for c in range(56) if RANK_OF[c] > 10)
 """Kings, queens, knights and jacks of the four suits."""
 
+_RANK_NAMES = ("ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN",
+               "JACK", "KNIGHT", "QUEEN", "KING")  # fmt: skip
+_SUIT_NAMES = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
+
+
+def card_name(card: Card) -> str:
+    """A name for generated code (``x-enum-varnames``): KING_OF_SPADES, TRUMP_21, EXCUSE.
+
+    The codes themselves (``10H``, ``1T``) start with digits, which no language takes as an
+    identifier: generators would otherwise name them ``VALUE_56``.
+    """
+    code = CARD_CODES[card]
+    if code == "EX":
+        return "EXCUSE"
+    if code.endswith("T"):
+        return f"TRUMP_{code[:-1]}"
+    return f"{_RANK_NAMES[RANK_OF[card] - 1]}_OF_{_SUIT_NAMES[code[-1]]}"
+
+
 CARD_COMPONENTS: dict[str, dict[str, Any]] = {
     "Card": {
         "type": "string",
         "enum": list(CARD_CODES),
+        "x-enum-varnames": [card_name(c) for c in range(len(CARD_CODES))],
         "description": "A card code (rules.md §1): rank then suit for suit cards (ranks 1–10, J, N, Q, K; "
         "suits S, H, D, C), number then T for trumps, EX for the Excuse.",
     },
     "CalledCard": {
         "type": "string",
         "enum": [CARD_CODES[c] for c in sorted(CALLABLE)],
+        "x-enum-varnames": [card_name(c) for c in sorted(CALLABLE)],
         "description": "A king, queen, knight or jack: the cards a taker may call at five players.",
     },
 }
