@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,16 @@ def test_card_codes_have_identifier_names_for_generated_code() -> None:
         "TRUMP_1",
         "EXCUSE",
     )
+
+
+def test_the_readme_examples_name_files_that_exist_and_bodies_that_answer_200(app: Flask) -> None:
+    readme = (COMMITTED.parent / "README.md").read_text(encoding="utf-8")
+    files = re.findall(r"-d @(\S+)", readme)
+    assert files, "the README posts a file"
+    for name in files:
+        path = COMMITTED.parent / name
+        assert path.is_file(), name
+        endpoint = re.search(r"localhost:8000(\S+) [^\n]*-d @" + re.escape(name), readme)
+        assert endpoint is not None
+        answer = app.test_client().post(endpoint.group(1), data=path.read_bytes(), content_type="application/json")
+        assert answer.status_code == 200, answer.get_json()
