@@ -27,10 +27,12 @@ run: $(RUNTIME)
 
 test: lint typecheck browser unit
 
-# The /docs test drives Debian's Chromium; it is installed where this user may, and the test
-# says how to get it (and is skipped) where it cannot be.
+# The /docs test drives Debian's Chromium and the TypeScript client test runs on Debian's
+# Node.js; both are installed where this user may, and the tests say how to get them (and
+# are skipped) where they cannot be.
 browser:
 	-@scripts/ensure-packages chromium
+	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
 	$(BIN)/ruff check service tests load bench

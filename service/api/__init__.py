@@ -9,7 +9,7 @@ from .layers import requestid, telemetry
 from .operations import evaluate, scoring, tricks
 from .ops import docs, ops
 from .wire import problems
-from .wire.fields import COMPONENTS, component_reference
+from .wire.fields import COMPONENTS, component_reference, default_in_words
 from .wire.responses import ProblemSchema
 
 API_DESCRIPTION = """\
@@ -71,7 +71,11 @@ def init_app(app: Flask) -> None:
     api = TarotApi(app)
     for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)
-    api.ma_plugin.converter.add_attribute_function(component_reference)
+    converter = api.ma_plugin.converter
+    converter.add_attribute_function(component_reference)
+    # Defaults said in words, not as `default`, which generators read as "required".
+    converter.attribute_functions.remove(converter.field2default)
+    converter.add_attribute_function(default_in_words)
     app.extensions["tarot_api"] = api
     api.register_blueprint(ops.blp)
     api.register_blueprint(tricks.blp)

@@ -6,6 +6,7 @@ OpenAPI spec (enums of codes), so the schemas stay the single source of the cont
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -376,3 +377,17 @@ class HalfPoints(CodedErrors, fields.Number[float]):
 
 class StrictNested(CodedErrors, fields.Nested):
     """A nested object, its errors coded."""
+
+
+def default_in_words(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: a request field's default, said in its description.
+
+    As the ``default`` keyword, code generators (openapi-typescript's defaults among them)
+    make the field required in the request type; said in words, the field stays optional.
+    """
+    default = field.load_default
+    if default is missing or callable(default):
+        return {}
+    described = field.metadata.get("description", "")
+    value = json.dumps(field._serialize(default, None, None))
+    return {"description": f"{described} Default: `{value}`.".lstrip()}
