@@ -14,10 +14,12 @@ from collections.abc import Iterator
 import pytest
 from flask.testing import FlaskClient
 
+from service.api.wire.errorcodes import FieldErrorCode
 from tests.badinputs import RAW_HTTP, BadRequest, corpus
 from tests.serving import Gunicorn
 
 CORPUS = corpus()
+CODES = {code.value for code in FieldErrorCode}
 
 
 def check(case: BadRequest, status: int, content_type: str | None, body: bytes) -> None:
@@ -29,6 +31,7 @@ def check(case: BadRequest, status: int, content_type: str | None, body: bytes) 
     assert problem["status"] == status and problem["type"].startswith("/problems/")
     pointers = [e["pointer"] for e in problem["errors"]]
     assert pointers, "every problem locates its fault"
+    assert {e["code"] for e in problem["errors"]} <= CODES, problem["errors"]
     assert all(p == "" or p.startswith("/") for p in pointers)
     if case.pointer is not None:
         assert case.pointer in pointers, pointers
@@ -101,6 +104,7 @@ def test_malformed_http(server: Gunicorn, name: str, raw: bytes, status: int) ->
     assert (got, ctype) == (status, "application/problem+json"), body[:300]
     problem = json.loads(body)
     assert problem["status"] == status and problem["errors"][0]["pointer"] == ""
+    assert problem["errors"][0]["code"] in CODES
 
 
 def test_the_server_survived_the_corpus(server: Gunicorn) -> None:

@@ -172,3 +172,25 @@ def test_the_readme_examples_name_files_that_exist_and_bodies_that_answer_200(ap
         assert endpoint is not None
         answer = app.test_client().post(endpoint.group(1), data=path.read_bytes(), content_type="application/json")
         assert answer.status_code == 200, answer.get_json()
+
+
+def test_every_field_error_code_the_service_writes_is_in_the_contract() -> None:
+    # Codes written as literals where errors are made (the bad-input corpus checks the answers).
+    import ast
+
+    from service.api.wire.errorcodes import FieldErrorCode
+
+    makers = {"add": 1, "Coded": 0, "FieldError": 1, "fail": 0}
+    written = set()
+    for path in (COMMITTED.parent / "service").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            index = makers.get(name)
+            if index is not None and len(node.args) > index and isinstance(node.args[index], ast.Constant):
+                written.add(node.args[index].value)
+    from service.api.wire.fields import ERROR_CODES
+
+    written |= set(ERROR_CODES.values())
+    assert written - {c.value for c in FieldErrorCode} == set()

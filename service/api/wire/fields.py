@@ -31,6 +31,7 @@ from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead
 from service.rules.verdicts import LegalReason, RedealReason, Verdict, ViolationCode
 
+from .errorcodes import FieldErrorCode
 from .problems import Coded
 
 ERROR_CODES: dict[str, str] = {
@@ -301,7 +302,10 @@ class EnumField(CodedErrors, fields.Field[Any]):
 COMPONENTS: dict[str, dict[str, Any]] = {
     **CARD_COMPONENTS,
     **ENUM_COMPONENTS,
-    **{verdict.__name__: verdict_component(verdict) for verdict in (LegalReason, ViolationCode, RedealReason)},
+    **{
+        verdict.__name__: verdict_component(verdict)
+        for verdict in (LegalReason, ViolationCode, RedealReason, FieldErrorCode)
+    },
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""
 

@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from .errorcodes import FieldErrorCode
+from .fields import VerdictField
 from .problems import PROBLEM_MIMETYPE
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -18,9 +20,7 @@ class FieldErrorSchema(Schema):
         required=True,
         metadata={"description": "JSON pointer (RFC 6901) into the request body; empty for the whole body."},
     )
-    code = fields.String(
-        required=True, metadata={"description": "Machine code, e.g. `unknown_card`, `duplicate_card`."}
-    )
+    code = VerdictField(FieldErrorCode, required=True)
     message = fields.String(required=True)
 
 

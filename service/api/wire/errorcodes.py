@@ -1,0 +1,61 @@
+"""The machine codes of a problem's ``errors``: what is wrong with a request, by kind.
+
+A request that is not well formed is answered with a 4xx problem whose ``errors`` each carry
+one of these codes and a JSON pointer; clients switch on the code, people read the message.
+Codes of rule verdicts about well-formed requests are elsewhere (``service.rules.verdicts``).
+"""
+
+from __future__ import annotations
+
+from service.rules.verdicts import Verdict
+
+
+class FieldErrorCode(Verdict):
+    """Why a request, or one of its fields, was refused."""
+
+    # A field's value, by the kind of error.
+    REQUIRED = "required", "A required field is missing (or a field another one needs)."
+    NULL = "null", "The field may not be null."
+    TYPE = "type", "A value of the wrong JSON type."
+    ENUM = "enum", "A value outside the field's enum."
+    RANGE = "range", "A number outside the field's range."
+    LENGTH = "length", "A list longer or shorter than the field allows; its items are not looked at."
+    INVALID = "invalid", "A value the field refuses for another reason."
+    UNKNOWN_FIELD = "unknown_field", "A field the request does not have (a misspelt flag must not pass silently)."
+    UNKNOWN_CARD = "unknown_card", "Not a card code (§1.5)."
+    NOT_CALLABLE = "not_callable", "Only a king, queen, knight or jack can be called (§5.1)."
+    HALF_POINT_GRID = "half_point_grid", "Card points go by half points."
+    # Across fields.
+    DUPLICATE_CARD = "duplicate_card", "A card listed twice in the request."
+    CARD_IN_HAND_AND_TRICK = "card_in_hand_and_trick", "A card both in the hand and in the trick."
+    HAND_TOO_LARGE = "hand_too_large", "More cards in hand than a hand holds at this table (§2)."
+    TRICK_FULL = "trick_full", "The trick already holds a card from every seat."
+    TRICK_TOO_LONG = "trick_too_long", "More cards in the trick than players."
+    SEAT_OUT_OF_RANGE = "seat_out_of_range", "A seat beyond the number of players."
+    HANDS_COUNT = "hands_count", "Not one hand per seat."
+    CALLED_CARD_NOT_ALLOWED = "called_card_not_allowed", "A called card below five players (§5)."
+    PARTNER_NOT_ALLOWED = "partner_not_allowed", "A partner below five players (§5)."
+    POINTS_OUDLERS_MISMATCH = "points_oudlers_mismatch", "Card points the oudlers held rule out (§1.4, §9)."
+    TOO_MANY_TRUMPS_SHOWN = "too_many_trumps_shown", "Poignées showing more trumps than the deck holds."
+    POUSSE_NOT_ENABLED = "pousse_not_enabled", "`pousse` without the `pousse_alias` variant (§3.4)."
+    # The body.
+    EMPTY_BODY = "empty_body", "No body: send a JSON object."
+    MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."
+    UNREADABLE_BODY = "unreadable_body", "The body could not be read (a broken chunked framing, a client gone)."
+    TRUNCATED_BODY = "truncated_body", "The body is shorter than its Content-Length."
+    BODY_TIMEOUT = "body_timeout", "The body stopped arriving (408); the connection is closed."
+    BODY_TOO_LARGE = "body_too_large", "The body is over 64 KiB (413)."
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", "The body is not application/json (415)."
+    # The request as HTTP.
+    NOT_FOUND = "not_found", "No operation at this path (404)."
+    METHOD_NOT_ALLOWED = "method_not_allowed", "The path does not take this method (405, with Allow)."
+    BAD_REQUEST = "bad_request", "A request the service cannot take (400)."
+    CLIENT_ERROR = "client_error", "Another fault of the request (4xx)."
+    MALFORMED_HTTP = "malformed_http", "Not valid HTTP (400)."
+    URI_TOO_LONG = "uri_too_long", "The request line is too long (414)."
+    HEADERS_TOO_LARGE = "headers_too_large", "Too many or too large headers (431)."
+    EXPECTATION_FAILED = "expectation_failed", "An Expect header the service does not meet (417)."
+    FORBIDDEN = "forbidden", "A request the service refuses to proxy (403)."
+    UNSUPPORTED_TRANSFER_CODING = "unsupported_transfer_coding", "A transfer coding other than chunked (400)."
+    BAD_CHUNKED_BODY = "bad_chunked_body", "A broken chunked framing (400)."
+    HEADER_TIMEOUT = "header_timeout", "The headers did not arrive in time (408); the connection is closed."
