@@ -100,6 +100,26 @@ def _optional_fields(path: str) -> list[str]:
 NULLED = [(path, name, field) for path, name, body in EXAMPLES for field in _optional_fields(path) if field not in body]
 
 
+# Optional fields that other fields make necessary: a deal's contract and taker (unless bids
+# are given), the called card once someone took at five players or on a five-player first trick.
+CONDITIONAL = {"contract", "taker", "called_card"}
+PRESENT = [
+    (path, name, field)
+    for path, name, body in EXAMPLES
+    for field in _optional_fields(path)
+    if field in body and field not in CONDITIONAL
+]
+
+
+@pytest.mark.parametrize(("path", "name", "field"), PRESENT, ids=[f"{p}:{n}:{f}" for p, n, f in PRESENT])
+def test_null_for_a_given_optional_field_still_answers_200(app: Flask, path: str, name: str, field: str) -> None:
+    # null is "absent": the default applies (hands inferred from a complete deal, no
+    # poignées, an empty trick...), and the request stays valid.
+    body = next(b for p, n, b in EXAMPLES if (p, n) == (path, name))
+    nulled = app.test_client().post(path, json={**body, field: None})
+    assert nulled.status_code == 200, nulled.get_json()
+
+
 @pytest.mark.parametrize(("path", "name", "field"), NULLED, ids=[f"{p}:{n}:{f}" for p, n, f in NULLED])
 def test_null_stands_for_an_absent_optional_field(app: Flask, path: str, name: str, field: str) -> None:
     # Serializers that send null for every unset field get the same answer as without it.
