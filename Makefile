@@ -71,8 +71,10 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 
-# Regenerate openapi.yaml from the schemas (a test fails while it differs).
+# Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test
+# fails while either differs).
 spec: $(STAMP)
+	$(BIN)/python scripts/answer-examples && $(BIN)/ruff format --quiet service/api/wire/answers.py
 	$(BIN)/python -m service.api.ops.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
 # Re-pin the dependencies from pyproject.toml (needs the package registry).

@@ -214,3 +214,21 @@ def test_every_field_error_code_the_service_writes_is_in_the_contract() -> None:
 
     written |= set(ERROR_CODES.values())
     assert written - {c.value for c in FieldErrorCode} == set()
+
+
+def test_the_response_examples_are_what_the_service_answers(app: Flask) -> None:
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    client = app.test_client()
+    checked = 0
+    for path, item in spec["paths"].items():
+        operation = item.get("post")
+        if operation is None:
+            continue
+        requests = operation["requestBody"]["content"]["application/json"]["examples"]
+        answers = operation["responses"]["200"]["content"]["application/json"]["examples"]
+        assert set(answers) == set(requests), path
+        for name, example in requests.items():
+            live = client.post(path, json=example["value"]).get_json()
+            assert live == answers[name]["value"], f"{path} {name}: run `make spec`"
+            checked += 1
+    assert checked == 10

@@ -29,6 +29,7 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from ...connection import CLOSE_CONNECTION
+from ..wire.answers import ANSWERS
 from ..wire.problems import FieldError, ProblemError, errors_from_messages
 from ..wire.responses import documented_errors
 from .jsonio import BodyError, dumps, parse_body
@@ -145,7 +146,9 @@ def operation(
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
         documented = blp.doc(operationId=operation_id)(
             blp.arguments(request_schema, examples=examples)(
-                blp.response(200, response_schema)(documented_errors(blp)(view))
+                blp.response(200, response_schema, examples=_answer_examples(operation_id, examples))(
+                    documented_errors(blp)(view)
+                )
             )
         )
         plan = LoadPlan(request_schema)
@@ -162,3 +165,13 @@ def operation(
         return serve
 
     return decorate
+
+
+def _answer_examples(operation_id: str, examples: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The 200 examples of an operation: the answer to each of its request examples."""
+    answers = ANSWERS.get(operation_id, {})
+    return {
+        name: {"summary": example["summary"], "value": answers[name]}
+        for name, example in examples.items()
+        if name in answers
+    }
