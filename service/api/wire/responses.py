@@ -40,6 +40,7 @@ _BODY_ERRORS = {
     "NaN or Infinity, or numbers out of range.",
     408: "The body stopped arriving: no bytes of it for longer than the server waits "
     "(`BODY_TIMEOUT_SECONDS`). The connection is closed after this answer.",
+    405: "The path does not take this method; the `Allow` header lists those it does.",
     413: "The body is larger than the service accepts.",
     415: "The content type is not application/json.",
     422: "Well-formed JSON that is not a valid request. Besides what this schema states, the service "
