@@ -56,7 +56,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault(
         "API_SPEC_OPTIONS",
         {
-            "info": {"description": API_DESCRIPTION},
+            # No open licence has been granted: the legal default, stated so clients know.
+            "info": {"description": API_DESCRIPTION, "license": {"name": "Proprietary (all rights reserved)"}},
             "servers": [
                 {
                     "url": "/",
