@@ -16,16 +16,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validates
 
-from service.api.operations.evaluate import BIDS, EvaluateRequest
+from service.api.operations.evaluate import EvaluateRequest
 from service.api.operations.scoring import ScoreRequest
 from service.api.operations.tricks import LegalCardsRequest, WinnerRequest
 from service.api.pipeline.plans import FaultError, LoadPlan
 from service.api.wire.common import StrictSchema
+from service.api.wire.fields import ENUM_COMPONENTS
 from service.rules.cards import CARD_CODES
 
 from .badinputs import corpus, valid_bodies
 from .conftest import deal_request, golden
 from .dealgen import random_deal
+
+BIDS = ENUM_COMPONENTS["Bid"]["enum"]
 
 SCHEMAS: dict[str, StrictSchema] = {
     "/v1/tricks/legal-cards": LegalCardsRequest(),

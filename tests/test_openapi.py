@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ from flask import Flask
 from openapi_spec_validator import validate
 
 from service.api.ops.spec import spec_dict, spec_yaml
+from service.api.wire.errorcodes import FieldErrorCode
+from service.api.wire.fields import ERROR_CODES
 from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
 
 COMMITTED = Path(__file__).parent.parent / "openapi.yaml"
@@ -196,10 +199,6 @@ def test_the_readme_examples_name_files_that_exist_and_bodies_that_answer_200(ap
 
 def test_every_field_error_code_the_service_writes_is_in_the_contract() -> None:
     # Codes written as literals where errors are made (the bad-input corpus checks the answers).
-    import ast
-
-    from service.api.wire.errorcodes import FieldErrorCode
-
     makers = {"add": 1, "Coded": 0, "FieldError": 1, "fail": 0}
     written = set()
     for path in (COMMITTED.parent / "service").rglob("*.py"):
@@ -210,8 +209,6 @@ def test_every_field_error_code_the_service_writes_is_in_the_contract() -> None:
             index = makers.get(name)
             if index is not None and len(node.args) > index and isinstance(node.args[index], ast.Constant):
                 written.add(node.args[index].value)
-    from service.api.wire.fields import ERROR_CODES
-
     written |= set(ERROR_CODES.values())
     assert written - {c.value for c in FieldErrorCode} == set()
 

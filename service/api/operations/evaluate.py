@@ -10,9 +10,8 @@ from marshmallow import fields
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
-from service.rules.scoring import POUSSE, Contract, contract_named
+from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
-from service.rules.verdicts import RedealReason, ViolationCode
 
 from ..layers import telemetry
 from ..pipeline.parsing import operation
@@ -29,12 +28,11 @@ from ..wire.fields import (
     StrictInteger,
     StrictNested,
     StrictString,
-    VerdictField,
     code,
     codes,
     codes_of,
 )
-from .scoring import CONTRACT_NAMES, ScoreResponse, check_contract, dump_score
+from .scoring import ScoreResponse, check_contract, dump_score
 
 blp = Blueprint(
     "evaluation",
@@ -44,7 +42,6 @@ blp = Blueprint(
 )
 
 PASS = "pass"
-BIDS = [PASS, *CONTRACT_NAMES, POUSSE]
 
 
 def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
@@ -157,7 +154,7 @@ def nullable_side(description: str) -> EnumField:
 
 
 class ViolationSchema(StrictSchema):
-    code = VerdictField(ViolationCode, required=True)
+    code = EnumField("ViolationCode", required=True)
     message = StrictString(required=True)
     trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
     seat = StrictInteger(required=True, allow_none=True)
@@ -231,7 +228,7 @@ class EvaluateResponse(StrictSchema):
     status = EnumField("DealStatus", required=True)
     valid = StrictBoolean(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
-    redeal_reason = VerdictField(RedealReason, required=True, allow_none=True)
+    redeal_reason = EnumField("RedealReason", required=True, allow_none=True)
     taker = StrictInteger(required=True, allow_none=True)
     contract = EnumField("Contract", required=True, allow_none=True)
     partner = StrictInteger(required=True, allow_none=True)

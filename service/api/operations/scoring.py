@@ -10,7 +10,6 @@ from marshmallow import fields
 from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
     TOTAL_HALF,
-    Contract,
     PoigneeSize,
     Score,
     Side,
@@ -39,9 +38,6 @@ from ..wire.fields import (
 )
 
 blp = Blueprint("scoring", __name__, url_prefix="/v1/deals", description="Scoring a deal from its summary.")
-
-SIDES = [s.value for s in Side]
-CONTRACT_NAMES = [c.value for c in Contract]
 
 
 def contract_field() -> EnumField:

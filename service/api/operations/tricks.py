@@ -6,7 +6,7 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from service.rules.cards import Suit, is_trump, mask_of
+from service.rules.cards import is_trump, mask_of
 from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 
@@ -22,14 +22,11 @@ from ..wire.fields import (
     StrictBoolean,
     StrictInteger,
     StrictString,
-    VerdictField,
     code,
     codes_of,
 )
 
 blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
-
-SUIT_LETTERS = [s.code for s in Suit]
 
 
 class LegalCardsRequest(StrictSchema):
@@ -80,7 +77,7 @@ class LegalCardsRequest(StrictSchema):
 
 class LegalCardsResponse(StrictSchema):
     legal = card_list("The legal cards, in canonical deck order.", required=True)
-    reason = VerdictField(LegalReason, required=True)
+    reason = EnumField("LegalReason", required=True)
     message = StrictString(required=True, metadata={"description": "The same, for people."})
 
 

@@ -25,7 +25,7 @@ from marshmallow import fields
 from marshmallow.validate import Validator
 
 from ..wire.common import StrictSchema
-from ..wire.fields import CardList
+from ..wire.fields import CardList, CodedErrors
 
 
 class FaultError(Exception):
@@ -107,8 +107,7 @@ def _guarded(field: fields.Field[Any], name: str | None, convert: Callable[[Any,
     around it: absent and null values, the default, then the field's validators."""
     validators = tuple(field.validators)
     default = field.load_default
-    # An optional field takes null as absent (service.api.wire.fields.CodedErrors).
-    null_is_absent = not field.required and default is not ma.missing
+    null_is_absent = isinstance(field, CodedErrors) and field.null_is_absent
 
     def step(value: Any, data: dict[str, Any]) -> Any:
         if value is ma.missing or (value is None and null_is_absent):

@@ -17,6 +17,7 @@ from service.rules.cards import (
     CARD_BY_CODE,
     CARD_CODES,
     RANK_OF,
+    SUIT_OF,
     Card,
     CardMask,
     Suit,
@@ -201,7 +202,6 @@ CALLABLE: frozenset[Card] = frozenset(c for c in range(56) if RANK_OF[c] > 10)
 
 _RANK_NAMES = ("ACE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN",
                "JACK", "KNIGHT", "QUEEN", "KING")  # fmt: skip
-_SUIT_NAMES = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 
 def card_name(card: Card) -> str:
@@ -210,12 +210,12 @@ def card_name(card: Card) -> str:
     The codes themselves (``10H``, ``1T``) start with digits, which no language takes as an
     identifier: generators would otherwise name them ``VALUE_56``.
     """
-    code = CARD_CODES[card]
-    if code == "EX":
+    suit = SUIT_OF[card]
+    if suit is None:
         return "EXCUSE"
-    if code.endswith("T"):
-        return f"TRUMP_{code[:-1]}"
-    return f"{_RANK_NAMES[RANK_OF[card] - 1]}_OF_{_SUIT_NAMES[code[-1]]}"
+    if suit is Suit.TRUMPS:
+        return f"TRUMP_{RANK_OF[card]}"
+    return f"{_RANK_NAMES[RANK_OF[card] - 1]}_OF_{suit.name}"
 
 
 CARD_COMPONENTS: dict[str, dict[str, Any]] = {
@@ -278,10 +278,11 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
 
 
 class EnumField(CodedErrors, fields.Field[Any]):
-    """A value of one of the named enums of :data:`ENUM_COMPONENTS`, referenced by name."""
+    """A value of one of the named enums of :data:`COMPONENTS` (the wire's enums and the core's
+    verdict codes), referenced by name."""
 
     def __init__(self, component: str, **kwargs: Any) -> None:
-        schema = ENUM_COMPONENTS[component]
+        schema = COMPONENTS[component]
         self.component = component
         self._choices = tuple(schema["enum"])
         self._kind = int if schema["type"] == "integer" else str
@@ -347,17 +348,6 @@ class StrictString(CodedErrors, fields.String):
         if not isinstance(value, str):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
-
-
-class VerdictField(fields.Field[Any]):
-    """A verdict code of the rules core in an answer, documented as its named component."""
-
-    def __init__(self, verdict: type[Verdict], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.component = verdict.__name__
-
-    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        return value
 
 
 class HalfPoints(CodedErrors, fields.Number[float]):

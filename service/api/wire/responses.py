@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from .errorcodes import FieldErrorCode
-from .fields import VerdictField
+from .fields import EnumField
 from .problems import PROBLEM_MIMETYPE
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -20,7 +19,7 @@ class FieldErrorSchema(Schema):
         required=True,
         metadata={"description": "JSON pointer (RFC 6901) into the request body; empty for the whole body."},
     )
-    code = VerdictField(FieldErrorCode, required=True)
+    code = EnumField("FieldErrorCode", required=True)
     message = fields.String(required=True)
 
 
