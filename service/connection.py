@@ -12,3 +12,11 @@ request (a body it could not read, or would not read), so that its answer goes o
 DRAINING = "DRAINING"
 """Application config key, set when the instance begins to shut down: ``/readyz`` answers 503
 and every answer closes its connection, so that clients reconnect to instances in service."""
+
+STREAMED = "tarot.streamed"
+"""WSGI environ key: the application sets it when its answer is streamed, produced while the
+application iterates (the request metrics then time the whole stream)."""
+
+STREAMED_PATHS = frozenset({"/v1/deals/evaluate-batch"})
+"""Paths whose requests may run long (a batch streams for as long as its body lasts): the
+worker serves them in a greenlet of their own, never in its acceptor."""

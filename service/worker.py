@@ -24,7 +24,10 @@ request had arrived would let a few slow clients stall everyone. This worker run
 
 The rules work is CPU-bound and short: one request computes at a time per process, and the
 other connections only wait while it does (see the README's "Serving" section for the
-figures). Requests gunicorn cannot parse are answered with ``application/problem+json`` and a
+figures). A batch (:data:`~service.connection.STREAMED_PATHS`) is long: it always gets a
+greenlet of its own, and it yields to the others between two deals.
+
+Requests gunicorn cannot parse are answered with ``application/problem+json`` and a
 4xx status, as every other fault of the service: gunicorn's own answer is an HTML page, and a
 501 for an unknown transfer coding, but these are client faults (RFC 9112 §6.1's 501 is a
 SHOULD).
@@ -51,7 +54,7 @@ from gunicorn.http import RequestParser, errors, wsgi
 from gunicorn.http.body import LengthReader
 from gunicorn.workers.ggevent import GeventWorker
 
-from .connection import CLOSE_CONNECTION, DRAINING
+from .connection import CLOSE_CONNECTION, DRAINING, STREAMED_PATHS
 
 PROBLEM_BASE = "/problems/"
 
@@ -92,6 +95,8 @@ class ConnectionLimits:
     """Longest wait for the next bytes of a body, and for the client to take more of an answer."""
     drain_bytes: int = 64 * 1024
     """Most of an unread request body discarded to keep the connection for the next request."""
+    answer_buffer_bytes: int = 4 * 1024 * 1024
+    """Most of a streamed answer kept for a client that is not reading it yet (see :class:`Response`)."""
 
 
 class HeaderTimeoutError(Exception):
@@ -141,14 +146,22 @@ class Response(wsgi.Response):  # type: ignore[misc]
     :meth:`take` and sends them without waiting. Otherwise each write goes out at once, the
     status line and headers with the first one: an answer of this service is one small JSON
     document, and one write instead of two saves a system call per request.
+
+    A streamed answer (chunked: a batch) is sent as far as the client takes it without
+    waiting, and the rest kept, up to ``buffer_bytes``; only past that does a write wait
+    for the client. Many HTTP clients send a whole request body before they read any of
+    the answer: were every write to wait, a batch would stop as soon as the socket buffers
+    filled, and so would the client, each waiting for the other until a deadline.
     """
 
     headers_sent: bool
 
-    def __init__(self, req: Any, sock: Any, cfg: Any, hold: bool = False) -> None:
+    def __init__(self, req: Any, sock: Any, cfg: Any, hold: bool = False, buffer_bytes: int = 0) -> None:
         super().__init__(req, sock, cfg)
         self._out: list[bytes] | None = [] if hold else None
         self._head = b""
+        self._pending = bytearray()
+        self._buffer_bytes = buffer_bytes
 
     def send_headers(self) -> None:
         if self.headers_sent:
@@ -166,6 +179,9 @@ class Response(wsgi.Response):  # type: ignore[misc]
     def close(self) -> None:
         self.send_headers()
         self._put(b"0\r\n\r\n" if self.chunked else b"")
+        if self._pending:
+            self.sock.sendall(self._pending)
+            self._pending.clear()
 
     def _put(self, data: bytes) -> None:
         if self._head:
@@ -174,8 +190,23 @@ class Response(wsgi.Response):  # type: ignore[misc]
             return
         if self._out is not None:
             self._out.append(data)
-        else:
+        elif not self.chunked:
             self.sock.sendall(data)
+        else:
+            self._stream(data)
+
+    def _stream(self, data: bytes) -> None:
+        pending = self._pending
+        pending += data
+        if len(pending) > self._buffer_bytes:
+            self.sock.sendall(pending)  # waits for the client (within the body deadline)
+            pending.clear()
+            return
+        try:
+            sent = self.sock.send(pending, 0, timeout=0.0)
+        except BlockingIOError:
+            return
+        del pending[:sent]
 
     def take(self) -> bytes:
         """What a holding response has kept back."""
@@ -270,7 +301,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 guard.hand_over(self._connection, name, parser, None, b"", True)
                 return
             guard.req = req = next(parser)
-            if not _body_buffered(req, parser):
+            if req.path in STREAMED_PATHS or not _body_buffered(req, parser):
                 guard.hand_over(self._connection, name, parser, req, b"", False)
                 return
             resp, keep = self.handle_request(name, req, client, addr, hold=True)
@@ -373,7 +404,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         resp = None
         try:
             self.cfg.pre_request(self, req)
-            resp, environ = wsgi.create(req, sock, addr, listener_name, self.cfg, Response, (hold,))
+            resp, environ = wsgi.create(
+                req, sock, addr, listener_name, self.cfg, Response, (hold, self.limits.answer_buffer_bytes)
+            )
             environ["wsgi.multithread"] = True
             self.nr += 1
             if self.nr >= self.max_requests and self.alive:
@@ -391,7 +424,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 self.log.access(resp, req, environ, datetime.now() - started)
                 if hasattr(respiter, "close"):
                     respiter.close()
-            return resp, not resp.should_close()
+            # A streamed answer may learn only as it goes that the connection must end.
+            return resp, not resp.should_close() and not environ.get(CLOSE_CONNECTION)
         except Exception:
             if resp is not None and resp.headers_sent:
                 # Part of an answer may be out: nothing sensible can follow it on this connection.

@@ -8,6 +8,7 @@ import schemathesis
 from schemathesis.config import SchemathesisConfig
 
 from service.app import create_app
+from tests import schemathesis_hooks  # noqa: F401 (registers the NDJSON serializer)
 
 CONFIG = SchemathesisConfig.from_path(Path(__file__).parent.parent / "schemathesis.toml")
 schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(), config=CONFIG)

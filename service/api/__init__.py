@@ -6,7 +6,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from .layers import requestid, telemetry
-from .operations import evaluate, scoring, tricks
+from .operations import batch, evaluate, scoring, tricks
 from .ops import docs, ops
 from .wire import problems
 from .wire.fields import COMPONENTS, component_reference, default_in_words
@@ -82,6 +82,8 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(tricks.blp)
     api.register_blueprint(scoring.blp)
     api.register_blueprint(evaluate.blp)
+    api.register_blueprint(batch.blp)
+    api.spec.components.schema("BatchLine", schema=batch.BatchLineSchema)  # named by the NDJSON answer's doc
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)

@@ -31,7 +31,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
 from werkzeug.routing import Map
+from werkzeug.wsgi import ClosingIterator
 
+from ...connection import STREAMED
 from ...logs import VERDICT_KEY
 from ...rules.deal import Evaluation
 from ...rules.play import LegalReason
@@ -101,7 +103,11 @@ class RequestMetrics:
         except BaseException:
             self._record(environ, "500", perf_counter() - started)
             raise
-        self._record(environ, statuses[-1][:3] if statuses else "500", perf_counter() - started)
+        status = statuses[-1][:3] if statuses else "500"
+        if environ.get(STREAMED):
+            # The answer is made as it is sent: timed to its end.
+            return ClosingIterator(answer, lambda: self._record(environ, status, perf_counter() - started))
+        self._record(environ, status, perf_counter() - started)
         return answer
 
     def _record(self, environ: dict[str, Any], status: str, seconds: float) -> None:
@@ -138,6 +144,8 @@ class Verdicts:
     evaluations: Counter
     violations: Counter
     scores: Counter
+    batch_records: Counter
+    claims: Counter
     _children: dict[tuple[int, tuple[str, ...]], Any] = field(default_factory=dict)
 
     def inc(self, counter: Counter, *labels: str) -> None:
@@ -147,6 +155,9 @@ class Verdicts:
         if child is None:
             child = self._children[key] = counter.labels(*labels)
         child.inc()
+
+    def inc_by(self, counter: Counter, amount: int, *labels: str) -> None:
+        counter.labels(*labels).inc(amount)
 
 
 def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
@@ -173,6 +184,18 @@ def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
             "tarot_deals_scored_total",
             "Deals scored (from a summary or an evaluation), by contract and outcome.",
             ["contract", "won"],
+            registry=registry,
+        ),
+        batch_records=Counter(
+            "tarot_batch_records_total",
+            "Records of batch evaluations, by outcome: a valid or faulty deal, or a malformed record.",
+            ["outcome"],
+            registry=registry,
+        ),
+        claims=Counter(
+            "tarot_claims_checked_total",
+            "Deals sent with claims, by whether every claim agreed with the rules.",
+            ["agree"],
             registry=registry,
         ),
     )
@@ -209,14 +232,49 @@ def deal_scored(contract: Contract, won: bool) -> None:
     _note({"operation": "score", "contract": contract, "won": won})
 
 
-def deal_evaluated(evaluation: Evaluation) -> None:
-    counters = _verdicts()
-    codes = [v.code for v in evaluation.violations]
+def _count_evaluation(counters: Verdicts, evaluation: Evaluation) -> list[str]:
+    codes: list[str] = [v.code for v in evaluation.violations]
     counters.inc(counters.evaluations, evaluation.status, "true" if evaluation.valid else "false")
     for code in codes:
         counters.inc(counters.violations, code)
     if evaluation.score is not None and evaluation.contract is not None:
         counters.inc(counters.scores, evaluation.contract, "true" if evaluation.score.won else "false")
+    return codes
+
+
+class BatchTelemetry:
+    """The counts of one batch: each deal as it is evaluated, the records and claims at the end.
+
+    Made in the view; usable after it returns, while a streamed answer is produced outside the
+    request's context.
+    """
+
+    def __init__(self) -> None:
+        self._counters = _verdicts()
+
+    def observe(self, evaluation: Evaluation) -> None:
+        _count_evaluation(self._counters, evaluation)
+
+    def done(self, environ: dict[str, Any], summary: dict[str, Any]) -> None:
+        """Count the batch's records by outcome, and leave its counts for its access log line."""
+        counters = self._counters
+        for outcome in ("valid", "faulty", "malformed"):
+            if summary[outcome]:
+                counters.inc_by(counters.batch_records, summary[outcome], outcome)
+        agree = summary["claims_checked"] - summary["claims_disagree"]
+        for label, count in (("true", agree), ("false", summary["claims_disagree"])):
+            if count:
+                counters.inc_by(counters.claims, count, label)
+        environ[VERDICT_KEY] = {"operation": "evaluate_batch", **summary}
+
+
+def claims_checked(agree: bool) -> None:
+    counters = _verdicts()
+    counters.inc(counters.claims, "true" if agree else "false")
+
+
+def deal_evaluated(evaluation: Evaluation) -> None:
+    codes = _count_evaluation(_verdicts(), evaluation)
     _note(
         {
             "operation": "evaluate",

@@ -16,6 +16,7 @@ from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
 from ..layers import telemetry
 from ..pipeline.parsing import operation
 from ..wire import examples
+from ..wire.claims import ClaimsResultSchema, ClaimsSchema, check_claims
 from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
 from ..wire.fields import (
     BoundedList,
@@ -60,7 +61,19 @@ class PoigneeDeclaredSchema(StrictSchema):
     cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", DECK_SIZE, required=True)
 
 
+ID_MAX_LENGTH = 200
+
+
+def record_id_field() -> StrictString:
+    return StrictString(
+        load_default=None,
+        validate=Length(max=ID_MAX_LENGTH),
+        metadata={"description": "The client's name for this deal (a game id, a file and line), echoed in the answer."},
+    )
+
+
 class EvaluateRequest(StrictSchema):
+    id = record_id_field()
     players = players_field()
     dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
     hands = BoundedList(
@@ -95,6 +108,13 @@ class EvaluateRequest(StrictSchema):
     poignees = BoundedList(StrictNested(PoigneeDeclaredSchema), load_default=list, validate=Length(max=MAX_PLAYERS))
     plays = cards("Every card in play order, trick after trick.", DECK_SIZE, load_default=list)
     rules = rules_field()
+    claims = StrictNested(
+        ClaimsSchema,
+        load_default=None,
+        metadata={
+            "description": "What the client's own engine computed for this deal, to be checked (`claims` answer)."
+        },
+    )
 
     def check(self, data: dict[str, Any]) -> None:
         n = data["players"]
@@ -225,6 +245,7 @@ class NextSchema(StrictSchema):
 
 
 class EvaluateResponse(StrictSchema):
+    id = StrictString(required=True, allow_none=True, metadata={"description": "The request's `id`, echoed."})
     status = EnumField("DealStatus", required=True)
     valid = StrictBoolean(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
@@ -242,12 +263,20 @@ class EvaluateResponse(StrictSchema):
     poignees = fields.List(fields.Nested(PoigneeResultSchema), required=True)
     score = fields.Nested(ScoreResponse, required=True, allow_none=True)
     next = fields.Nested(NextSchema, required=True, allow_none=True)
+    claims = fields.Nested(
+        ClaimsResultSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The request's `claims` checked against this answer; null when none were sent."},
+    )
 
 
-def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
+def dump_evaluation(ev: Evaluation, record_id: str | None = None) -> dict[str, Any]:
+    """The answer to an evaluation, without its claims (see :func:`answer_record`)."""
     # The core's enums are StrEnums: orjson writes each as its value, so they go in as they are.
     x = ev.excuse
     return {
+        "id": record_id,
         "status": ev.status,
         "valid": ev.valid,
         "violations": [
@@ -292,7 +321,17 @@ def dump_evaluation(ev: Evaluation) -> dict[str, Any]:
         "poignees": [{"seat": p.seat, "side": p.side, "size": p.size} for p in ev.poignees],
         "score": None if ev.score is None else dump_score(ev.score),
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
+        "claims": None,
     }
+
+
+def answer_record(req: dict[str, Any]) -> tuple[dict[str, Any], Evaluation]:
+    """Evaluate a loaded deal record: its answer (with its claims checked) and the evaluation."""
+    evaluation = evaluate_deal(record_of(req))
+    answer = dump_evaluation(evaluation, req["id"])
+    if req["claims"] is not None:
+        answer["claims"] = check_claims(req["claims"], answer, req["players"])
+    return answer, evaluation
 
 
 @blp.route("/evaluate", methods=["POST"])
@@ -308,6 +347,8 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     its legal cards. Without `hands`, a complete deal's hands are inferred from its plays, so a
     revoke is still proven when the seat later shows the suit it failed to follow.
     """
-    evaluation = evaluate_deal(record_of(req))
+    answer, evaluation = answer_record(req)
     telemetry.deal_evaluated(evaluation)
-    return dump_evaluation(evaluation)
+    if answer["claims"] is not None:
+        telemetry.claims_checked(answer["claims"]["agree"])
+    return answer

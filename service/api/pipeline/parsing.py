@@ -19,7 +19,7 @@ Schemathesis checks every fuzzed answer against the spec.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import flask
@@ -35,8 +35,10 @@ from ..wire.responses import documented_errors
 from .jsonio import BodyError, dumps, parse_body
 from .plans import LoadPlan
 
+JSON = "application/json"
 
-def _stalled(exc: BaseException | None) -> bool:
+
+def stalled(exc: BaseException | None) -> bool:
     """Whether reading failed because the client stopped sending (the server's body deadline)."""
     while exc is not None:
         if isinstance(exc, TimeoutError):
@@ -55,7 +57,7 @@ def read_body(req: flask.Request) -> bytes:
         data = req.get_data(cache=True)
     except Exception as exc:
         req.environ[CLOSE_CONNECTION] = True
-        if _stalled(exc):
+        if stalled(exc):
             raise ProblemError(
                 408,
                 "request-timeout",
@@ -91,15 +93,16 @@ def read_body(req: flask.Request) -> bytes:
     return data
 
 
-def read_json(req: flask.Request) -> Any:
+def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
     """The body as JSON: 415 for another media type, 400 when empty or malformed."""
     if not req.is_json:
+        kinds = " or ".join(accepted)
         raise ProblemError(
             415,
             "unsupported-media-type",
-            f"Send the body as application/json (got {req.mimetype or 'no content type'}).",
-            [FieldError("", "unsupported_media_type", "The body must be application/json.")],
-            headers={"Accept-Post": "application/json"},
+            f"Send the body as {kinds} (got {req.mimetype or 'no content type'}).",
+            [FieldError("", "unsupported_media_type", f"The body must be {kinds}.")],
+            headers={"Accept-Post": ", ".join(accepted)},
         )
     data = read_body(req)
     if not data.strip():
@@ -139,12 +142,22 @@ def operation(
     request_schema: ma.Schema,
     response_schema: ma.Schema,
     examples: dict[str, dict[str, Any]],
+    *,
+    streams: Mapping[str, Callable[[flask.Request], Response]] | None = None,
+    max_body: int | None = None,
+    doc: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
     """A JSON operation of ``blp``: documented with its schemas, request ``examples``, its problem
-    responses and its ``operationId`` (part of the contract: clients name methods after it)."""
+    responses and its ``operationId`` (part of the contract: clients name methods after it).
+
+    ``streams`` serves other media types of the body with handlers of their own (which read
+    the request themselves), ``max_body`` replaces the application's body limit for the JSON
+    form, and ``doc`` adds to the operation's documentation (those other media types).
+    """
+    accepted = (JSON, *(kind for kind in streams or {} if kind))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.doc(operationId=operation_id)(
+        documented = blp.doc(operationId=operation_id, **(doc or {}))(
             blp.arguments(request_schema, examples=examples)(
                 blp.response(200, response_schema, examples=_answer_examples(operation_id, examples))(
                     documented_errors(blp)(view)
@@ -158,7 +171,13 @@ def operation(
             # The request itself, not its context-local proxy (typed as the request, hence the
             # ignore): read_json looks at it often.
             req = request._get_current_object()  # type: ignore[attr-defined]
-            answer = view(load(plan, read_json(req)))
+            if streams is not None:
+                handler = streams.get(req.mimetype)
+                if handler is not None:
+                    return handler(req)
+            if max_body is not None:
+                req.max_content_length = max_body
+            answer = view(load(plan, read_json(req, accepted)))
             return Response(dumps(answer), mimetype="application/json")
 
         serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it

@@ -44,8 +44,13 @@ class FieldErrorCode(Verdict):
     UNREADABLE_BODY = "unreadable_body", "The body could not be read (a broken chunked framing, a client gone)."
     TRUNCATED_BODY = "truncated_body", "The body is shorter than its Content-Length."
     BODY_TIMEOUT = "body_timeout", "The body stopped arriving (408); the connection is closed."
-    BODY_TOO_LARGE = "body_too_large", "The body is over 64 KiB (413)."
-    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", "The body is not application/json (415)."
+    BODY_TOO_LARGE = "body_too_large", "The body is over the operation's limit (413): 64 KiB, 4 MiB for a JSON batch."
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", "The body is not of a media type the operation takes (415)."
+    # A line of an NDJSON batch (a problem item; the other lines are answered).
+    EMPTY_LINE = "empty_line", "An empty line in an NDJSON batch."
+    LINE_TOO_LONG = "line_too_long", "A line of an NDJSON batch over 64 KiB."
+    TOO_MANY_LINES = "too_many_lines", "An NDJSON batch over 100 000 lines: the lines from here were not evaluated."
+    DRAINING = "draining", "The instance began to shut down: the lines from here were not evaluated; send them again."
     # The request as HTTP.
     NOT_FOUND = "not_found", "No operation at this path (404)."
     METHOD_NOT_ALLOWED = "method_not_allowed", "The path does not take this method (405, with Allow)."

@@ -321,3 +321,34 @@ EVALUATE: dict[str, dict[str, Any]] = {
     "excuseInLastTrick": _example("The Excuse in the last trick changes side (§8.3)", _EXCUSE_LAST),
     "fivePlayerFirstTrick": _example("Five players, the first trick in progress: who plays next, and what", _FIRST_5),
 }
+
+EVALUATE_BATCH: dict[str, dict[str, Any]] = {
+    "replay": _example(
+        "A replay: claims that agree, a false claim, a record that is not a deal",
+        {
+            "deals": [
+                {
+                    "id": "game-1",
+                    **_COMPLETE_4,
+                    "claims": {
+                        "valid": True,
+                        "trick_winners": [2] * 18,
+                        "points": 87,
+                        "oudlers": 2,
+                        "partner": None,
+                        "scores": [-582, -582, 1746, -582],
+                        "first_violation": None,
+                    },
+                },
+                {
+                    "id": "game-2",
+                    **_EXCUSE_LAST,
+                    # The Excuse changed side in the last trick (§8.3): 6.5 points, not 7.
+                    "claims": {"valid": True, "points": 7, "oudlers": 1, "scores": [480, 480, -1440, 480]},
+                },
+                # Dealer 4 at four players: refused by the record's own checks (a problem item).
+                {"id": "game-3", "players": 4, "dealer": 4, "contract": "garde", "taker": 1, "plays": ["KS"]},
+            ]
+        },
+    ),
+}

@@ -108,6 +108,22 @@ class ProblemError(Exception):
         self.headers = dict(headers or {})
 
 
+def problem_document(
+    status: int, kind: str | None, detail: str, errors: Iterable[FieldError] = (), instance: str | None = None
+) -> dict[str, Any]:
+    """A problem document as JSON data: the body of an error answer, or of a batch's faulty line."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + kind if kind else "about:blank",
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+    }
+    if instance is not None:
+        body["instance"] = instance
+    body["errors"] = [e.as_dict() for e in errors]
+    return body
+
+
 def problem_response(
     status: int,
     kind: str | None,
@@ -115,15 +131,7 @@ def problem_response(
     errors: Iterable[FieldError] = (),
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    title = HTTPStatus(status).phrase
-    body = {
-        "type": PROBLEM_BASE + kind if kind else "about:blank",
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "instance": request.path,
-        "errors": [e.as_dict() for e in errors],
-    }
+    body = problem_document(status, kind, detail, errors, instance=request.path)
     response = Response(dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value

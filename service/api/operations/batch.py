@@ -1,0 +1,317 @@
+"""Batch evaluation for CI replays (rules.md §2–§9): POST /v1/deals/evaluate-batch.
+
+Two forms of one operation. NDJSON (``application/x-ndjson``) streams: each line is read,
+evaluated and answered before the next is read, so memory stays flat whatever the length of
+the body, and the answer's first lines leave while the last ones are still arriving. JSON
+(``application/json``, ``{"deals": [...]}``) is the same work for clients that cannot stream,
+bounded more tightly since it is parsed and answered whole.
+
+Sharing the process: a worker computes one deal at a time. After every record the batch
+lets the worker's other requests run (``time.sleep(0)`` is a switch to the other greenlets
+under gunicorn's gevent worker, which patches it), so a request arriving during a batch
+waits for at most one deal's evaluation per batch in progress on its worker, not for the
+batch. The batch itself keeps the worker's heartbeat going the same way, so gunicorn's
+worker timeout never cuts it; the server's body deadline still applies to each read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+import flask
+from flask import Response
+from flask_smorest import Blueprint
+from marshmallow import fields
+from werkzeug.exceptions import ClientDisconnected
+from werkzeug.wsgi import get_input_stream
+
+from ...connection import CLOSE_CONNECTION, DRAINING, STREAMED
+from ..layers import telemetry
+from ..pipeline.jsonio import dumps
+from ..pipeline.parsing import JSON, operation, read_body, read_json, stalled
+from ..pipeline.records import (
+    BATCH_MAX_LINES,
+    JSON_BATCH_MAX_BYTES,
+    JSON_BATCH_MAX_DEALS,
+    LINE_MAX_BYTES,
+    Observer,
+    Tally,
+    line_item,
+    problem_item,
+    record_item,
+)
+from ..wire import examples
+from ..wire.common import StrictSchema
+from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from ..wire.problems import FieldError
+from ..wire.responses import ProblemSchema
+from .evaluate import EvaluateRequest, EvaluateResponse
+
+NDJSON = "application/x-ndjson"
+
+FLUSH_BYTES = 32 * 1024
+"""Answer lines are sent in writes of about this size..."""
+FLUSH_SECONDS = 0.05
+"""...or as soon as this long has passed since the last write, so a slow upload sees its
+answers come back as it goes."""
+
+blp = Blueprint(
+    "batch",
+    __name__,
+    url_prefix="/v1/deals",
+    description="Evaluating many deal records in one request: replays of recorded games in CI.",
+)
+
+
+class RecordList(BoundedList):
+    """The records of a JSON batch: documented as deal records, loaded as they are.
+
+    Each record is checked on its own (a bad one gets a problem item, the others are
+    evaluated), so the list itself only has to be a list within the limit.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        self.check_length(value)
+        return value
+
+
+class BatchRequest(StrictSchema):
+    deals = RecordList(
+        StrictNested(EvaluateRequest),
+        required=True,
+        validate=Length(max=JSON_BATCH_MAX_DEALS),
+        metadata={
+            "description": f"Deal records (the `evaluateDeal` request, with an optional `id` and `claims`), at most "
+            f"{JSON_BATCH_MAX_DEALS}; a record that is not valid is answered by a problem item, the others are "
+            "evaluated. More records: send them as NDJSON."
+        },
+    )
+
+
+class BatchItemSchema(StrictSchema):
+    index = StrictInteger(required=True, metadata={"description": "The record's position in the batch, from 0."})
+    id = StrictString(required=True, allow_none=True, metadata={"description": "The record's `id`, when it had one."})
+    result = fields.Nested(
+        EvaluateResponse, metadata={"description": "A valid record: the `evaluateDeal` answer (claims checked)."}
+    )
+    problem = fields.Nested(
+        ProblemSchema,
+        metadata={
+            "description": "A record that is not valid JSON, or not a valid deal record; pointers in its "
+            "`errors` point into the record itself (its line)."
+        },
+    )
+
+
+class BatchSummarySchema(StrictSchema):
+    deals = StrictInteger(required=True, metadata={"description": "Records answered: valid + faulty + malformed."})
+    valid = StrictInteger(required=True, metadata={"description": "Deals that break no rule."})
+    faulty = StrictInteger(required=True, metadata={"description": "Deals with at least one violation."})
+    malformed = StrictInteger(required=True, metadata={"description": "Records answered with a problem."})
+    claims_checked = StrictInteger(required=True, metadata={"description": "Deals sent with claims."})
+    claims_disagree = StrictInteger(required=True, metadata={"description": "Deals with at least one false claim."})
+    complete = StrictBoolean(required=True, metadata={"description": "Every record of the body was answered."})
+    unevaluated_from = StrictInteger(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "When not complete: the index of the first record not evaluated (the body was cut, "
+            "stalled or over the line limit, or the instance is shutting down). Send the records from there again."
+        },
+    )
+
+
+class BatchResponse(StrictSchema):
+    results = fields.List(fields.Nested(BatchItemSchema), required=True, metadata={"description": "In input order."})
+    summary = fields.Nested(BatchSummarySchema, required=True)
+
+
+class BatchLineSchema(StrictSchema):
+    """One line of the NDJSON answer: an item (``index``, ``id``, ``result`` or ``problem``), or
+    the last line, ``summary``."""
+
+    index = StrictInteger()
+    id = StrictString(allow_none=True)
+    result = fields.Nested(EvaluateResponse)
+    problem = fields.Nested(ProblemSchema)
+    summary = fields.Nested(BatchSummarySchema)
+
+
+# OpenAPI 3.1 has no schema for a sequence of JSON texts: the NDJSON forms are declared as
+# bytes, which every generator takes, and the schema of each line is given beside them.
+_NDJSON_DOC = {
+    "requestBody": {
+        # An empty NDJSON body is an empty batch (answered, with its summary), so the body is
+        # optional as the contract goes; generated clients also handle a body of two media
+        # types better when it is.
+        "required": False,
+        "content": {
+            NDJSON: {
+                "schema": {
+                    "type": "string",
+                    "format": "binary",
+                    "description": "One deal record per line: the `EvaluateRequest` schema (`x-item-schema`).",
+                },
+                "x-item-schema": {"$ref": "#/components/schemas/EvaluateRequest"},
+                "example": "".join(
+                    dumps(deal).decode() + "\n" for deal in examples.EVALUATE_BATCH["replay"]["value"]["deals"]
+                ),
+            }
+        },
+    },
+    "responses": {
+        200: {
+            "content": {
+                NDJSON: {
+                    "schema": {
+                        "type": "string",
+                        "format": "binary",
+                        "description": "One item per record, then the summary: each line a `BatchLine` "
+                        "(`x-item-schema`).",
+                    },
+                    "x-item-schema": {"$ref": "#/components/schemas/BatchLine"},
+                }
+            }
+        }
+    },
+}
+
+
+def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[str, Any]:
+    return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
+
+
+def _read_failure(index: int, exc: BaseException) -> dict[str, Any]:
+    if stalled(exc):
+        return _stop(index, 408, "request-timeout", "body_timeout", "The body stopped arriving: send the rest again.")
+    if isinstance(exc, ClientDisconnected):
+        return _stop(index, 400, "malformed-body", "truncated_body", "The body ended before its Content-Length.")
+    return _stop(index, 400, "malformed-body", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")
+
+
+def _lines(
+    stream: IO[bytes], observe: Observer, tally: Tally, draining: Callable[[], bool], environ: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """Every item of an NDJSON body, read one line at a time; at a stop, the item that says why."""
+    index = 0
+    while True:
+        if draining():
+            tally.unevaluated_from = index
+            yield _stop(index, 503, "service-unavailable", "draining", "The instance is shutting down.")
+            environ[CLOSE_CONNECTION] = True
+            break
+        try:
+            line = stream.readline(LINE_MAX_BYTES + 1)
+            if not line:
+                break
+            if index == BATCH_MAX_LINES:
+                detail = f"A batch holds at most {BATCH_MAX_LINES} lines: send the rest in another one."
+                tally.unevaluated_from = index
+                yield _stop(index, 413, "body-too-large", "too_many_lines", detail)
+                environ[CLOSE_CONNECTION] = True
+                break
+            if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+                # Past the limit: the rest of the line is read and dropped, never held.
+                while line and not line.endswith(b"\n"):
+                    line = stream.readline(FLUSH_BYTES)
+                detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
+                item = problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
+            else:
+                item = line_item(index, line.rstrip(b"\n").rstrip(b"\r"), observe)
+        except Exception as exc:
+            tally.unevaluated_from = index
+            yield _read_failure(index, exc)
+            environ[CLOSE_CONNECTION] = True
+            break
+        tally.count(item)
+        yield item
+        index += 1
+        time.sleep(0)  # the worker's other requests run here (see the module's docstring)
+
+
+def _ndjson(req: flask.Request) -> Response:
+    """The streamed answer to an NDJSON body."""
+    environ = req.environ
+    # Not the application's body limit: a batch is bounded per line and in lines instead.
+    stream = get_input_stream(environ, max_content_length=None)
+    counts = telemetry.BatchTelemetry()
+    config = flask.current_app.config
+    tally = Tally()
+
+    def answer() -> Iterator[bytes]:
+        out: list[bytes] = []
+        size, flushed = 0, time.monotonic()
+        for item in _lines(stream, counts.observe, tally, lambda: bool(config.get(DRAINING)), environ):
+            line = dumps(item) + b"\n"
+            out.append(line)
+            size += len(line)
+            if size >= FLUSH_BYTES or time.monotonic() - flushed >= FLUSH_SECONDS:
+                yield b"".join(out)
+                out, size, flushed = [], 0, time.monotonic()
+        summary = tally.summary()
+        counts.done(environ, summary)
+        out.append(dumps({"summary": summary}) + b"\n")
+        yield b"".join(out)
+
+    environ[STREAMED] = True
+    return Response(answer(), mimetype=NDJSON)
+
+
+def _no_body(req: flask.Request) -> Response:
+    """A request without a content type: an empty batch when it has no body either."""
+    if read_body(req).strip():
+        read_json(req, (JSON, NDJSON))  # refuses it: 415, naming the media types taken
+    summary = Tally().summary()
+    telemetry.BatchTelemetry().done(req.environ, summary)
+    return Response(dumps({"results": [], "summary": summary}), mimetype=JSON)
+
+
+@blp.route("/evaluate-batch", methods=["POST"])
+@operation(
+    blp,
+    "evaluateDealBatch",
+    BatchRequest(),
+    BatchResponse(),
+    examples.EVALUATE_BATCH,
+    streams={NDJSON: _ndjson, "": _no_body},
+    max_body=JSON_BATCH_MAX_BYTES,
+    doc=_NDJSON_DOC,
+)
+def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
+    """Evaluate many deal records: CI replays.
+
+    Each record is the `evaluateDeal` request, with an optional `id` (echoed) and `claims`
+    (what the client's engine computed, checked). Each gets one item in input order: its
+    `result` (the `evaluateDeal` answer) or, when the record is not valid, a `problem` whose
+    pointers point into the record. One bad record never fails the others; the `summary`
+    counts them.
+
+    **NDJSON** (`Content-Type: application/x-ndjson`): one record per line, at most
+    100 000 lines of at most 64 KiB each. The answer is NDJSON too, streamed: one item per
+    line as each is evaluated, then a last line `{"summary": {...}}`. An empty line gets a
+    problem item (`empty_line`), a line over the limit `line_too_long`. If the body is cut
+    short, stalls, passes the line limit, or the instance begins to shut down, the stream
+    ends with a problem item at the first record not evaluated and a summary with
+    `complete: false` and `unevaluated_from`: send those records again. Read the answer
+    while sending: a client that sends the whole body first gets up to about 4 MiB of
+    answers held for it (some 2 000 deals), then the connection stalls until its deadline.
+
+    **JSON** (`Content-Type: application/json`): `{"deals": [...]}`, at most 1 000 records
+    and 4 MiB; the answer is `{"results": [...], "summary": {...}}` with the same items.
+    A request with neither a body nor a content type is an empty batch.
+    """
+    counts = telemetry.BatchTelemetry()
+    tally = Tally()
+    results = []
+    for index, data in enumerate(req["deals"]):
+        item = record_item(index, data, counts.observe)
+        tally.count(item)
+        results.append(item)
+        time.sleep(0)  # the worker's other requests run here (see the module's docstring)
+    summary = tally.summary()
+    counts.done(flask.request.environ, summary)
+    return {"results": results, "summary": summary}

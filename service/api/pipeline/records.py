@@ -1,0 +1,138 @@
+"""Deal records one by one: the work of a batch, shared by the batch operation and the command line.
+
+A record is the ``POST /v1/deals/evaluate`` request object (with its optional ``id`` and
+``claims``). Each becomes one *item*: ``{"index", "id", "result"}`` when it is a valid
+request, whatever the verdict about the deal, or ``{"index", "id", "problem"}`` when it is
+not (not JSON, not an object, a field refused), with the problem document a single request
+would have been answered with. One bad record never affects another. Pointers in an item
+point into its own record, so the same record gets the same item in either form of a batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import marshmallow as ma
+
+from service.rules.deal import Evaluation
+
+from ..operations.evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
+from ..wire.problems import FieldError, errors_from_messages, problem_document
+from .jsonio import BodyError, parse_body
+from .plans import LoadPlan
+
+LINE_MAX_BYTES = 64 * 1024
+"""Longest line of an NDJSON batch: the largest single request body (``MAX_BODY_BYTES``)."""
+BATCH_MAX_LINES = 100_000
+"""Most lines in one NDJSON batch; the lines after it are answered as not evaluated."""
+JSON_BATCH_MAX_DEALS = 1_000
+"""Most deals in one ``application/json`` batch (send more as NDJSON, which streams)."""
+JSON_BATCH_MAX_BYTES = 4 * 1024 * 1024
+"""Largest ``application/json`` batch body: it is parsed whole, unlike NDJSON."""
+
+Observer = Callable[[Evaluation], None]
+
+_PLAN = LoadPlan(EvaluateRequest())
+
+
+def _id_of(data: Any) -> str | None:
+    """The record's ``id``, when it has a usable one, to echo even beside a problem."""
+    if isinstance(data, dict):
+        value = data.get("id")
+        if isinstance(value, str) and len(value) <= ID_MAX_LENGTH:
+            return value
+    return None
+
+
+def problem_item(
+    index: int, record_id: str | None, status: int, kind: str, detail: str, *errors: FieldError
+) -> dict[str, Any]:
+    return {"index": index, "id": record_id, "problem": problem_document(status, kind, detail, errors)}
+
+
+def record_item(index: int, data: Any, observe: Observer | None = None) -> dict[str, Any]:
+    """The item for one parsed record."""
+    try:
+        req = _PLAN.load(data)
+    except ma.ValidationError as exc:
+        return problem_item(
+            index,
+            _id_of(data),
+            422,
+            "invalid-request",
+            "The record is well-formed JSON but not a valid deal record.",
+            *errors_from_messages(exc.messages),
+        )
+    answer, evaluation = answer_record(req)
+    if observe is not None:
+        observe(evaluation)
+    return {"index": index, "id": req["id"], "result": answer}
+
+
+def line_item(index: int, line: bytes, observe: Observer | None = None) -> dict[str, Any]:
+    """The item for one line of NDJSON (its end of line already stripped)."""
+    if not line.strip():
+        return problem_item(
+            index,
+            None,
+            400,
+            "malformed-json",
+            "The line is empty.",
+            FieldError("", "empty_line", "Send one JSON object per line."),
+        )
+    try:
+        data = parse_body(line)
+    except BodyError as exc:
+        return problem_item(
+            index,
+            None,
+            400,
+            "malformed-json",
+            "The line is not valid JSON.",
+            FieldError("", "malformed_json", str(exc)),
+        )
+    return record_item(index, data, observe)
+
+
+@dataclass
+class Tally:
+    """The counts of a batch, kept as its items go out."""
+
+    deals: int = 0
+    valid: int = 0
+    faulty: int = 0
+    malformed: int = 0
+    claims_checked: int = 0
+    claims_disagree: int = 0
+    unevaluated_from: int | None = None
+    """Set when a batch stops before the end of its body: the first record not evaluated."""
+
+    def count(self, item: dict[str, Any]) -> None:
+        self.deals += 1
+        result = item.get("result")
+        if result is None:
+            self.malformed += 1
+            return
+        if result["valid"]:
+            self.valid += 1
+        else:
+            self.faulty += 1
+        claims = result["claims"]
+        if claims is not None:
+            self.claims_checked += 1
+            if not claims["agree"]:
+                self.claims_disagree += 1
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "deals": self.deals,
+            "valid": self.valid,
+            "faulty": self.faulty,
+            "malformed": self.malformed,
+            "claims_checked": self.claims_checked,
+            "claims_disagree": self.claims_disagree,
+            "complete": self.unevaluated_from is None,
+            "unevaluated_from": self.unevaluated_from,
+        }

@@ -1,0 +1,220 @@
+"""Claims: what a client's own engine computed for a deal, checked against the service's answer.
+
+A team replaying recorded games sends, with each deal, what its engine found (``claims``):
+validity, trick winners, the attack's card points and oudlers, the partner, every seat's
+score and the first fault. The answer says whether they all agree, and locates each one that
+does not by a JSON pointer into the request (``/claims/trick_winners/7``), with the claimed
+and the correct value side by side. Claims left out are not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from marshmallow import fields
+
+from service.rules.scoring import TOTAL_HALF
+from service.rules.table import LARGEST_HAND, MAX_PLAYERS
+
+from .common import StrictSchema, fail
+from .fields import BoundedList, EnumField, HalfPoints, Length, Range, StrictBoolean, StrictInteger, StrictNested
+
+
+def _seat(description: str, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
+
+
+class ClaimedViolationSchema(StrictSchema):
+    code = EnumField("ViolationCode", required=True)
+    trick = StrictInteger(
+        required=True,
+        allow_none=True,
+        validate=Range(min=0, max=LARGEST_HAND - 1),
+        metadata={"description": "Trick index, from 0; null for a fault outside the play (a bid, the discard)."},
+    )
+    seat = _seat("The seat at fault; null when no one seat is.", required=True, allow_none=True)
+
+
+class ClaimsSchema(StrictSchema):
+    """What the client's engine computed; each field is optional and checked only when given."""
+
+    valid = StrictBoolean(metadata={"description": "The deal breaks no rule (so far, in progress)."})
+    trick_winners = BoundedList(
+        _seat("A trick's winner."),
+        validate=Length(max=LARGEST_HAND),
+        metadata={"description": "The winner of every complete trick, in order (an unfinished last trick left out)."},
+    )
+    points = HalfPoints(
+        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", "Card points run from 0 to 91."),
+        allow_none=True,
+        metadata={
+            "minimum": 0,
+            "maximum": 91,
+            "multipleOf": 0.5,
+            "description": "The attack's card points, 0–91 in steps of 0.5; null: none counted (a redeal).",
+        },
+    )
+    oudlers = StrictInteger(
+        validate=Range(min=0, max=3),
+        allow_none=True,
+        metadata={"description": "The attack's oudlers; null: none counted."},
+    )
+    partner = _seat("Five players: the called partner's seat; null when the taker called himself.", allow_none=True)
+    scores = BoundedList(
+        StrictInteger(),
+        validate=Length(max=MAX_PLAYERS),
+        allow_none=True,
+        metadata={"description": "Every seat's mark for the deal, seat 0 first; null: the deal has no score."},
+    )
+    first_violation = StrictNested(
+        ClaimedViolationSchema,
+        allow_none=True,
+        metadata={"description": "A faulty deal: its first fault (code, trick, seat); null: the deal has none."},
+    )
+
+
+class MismatchSchema(StrictSchema):
+    pointer = fields.String(
+        required=True, metadata={"description": "JSON pointer to the claim in the deal record, e.g. `/claims/points`."}
+    )
+    claimed = fields.Raw(required=True, metadata={"description": "The value claimed, as sent."})
+    correct = fields.Raw(required=True, metadata={"description": "The value by the rules (null: none applies)."})
+    message = fields.String(required=True)
+
+
+class ClaimsResultSchema(StrictSchema):
+    agree = StrictBoolean(required=True, metadata={"description": "Every claim given matches the rules."})
+    mismatches = fields.List(fields.Nested(MismatchSchema), required=True)
+
+
+def _halved(half_points: int | None) -> float | None:
+    # As it was sent: 40 stays 40, 40.5 stays 40.5.
+    if half_points is None:
+        return None
+    return half_points // 2 if half_points % 2 == 0 else half_points / 2
+
+
+def _points(answer: dict[str, Any]) -> float | None:
+    points = answer["points"]
+    return None if points is None else points["attack"]
+
+
+def _oudlers(answer: dict[str, Any]) -> int | None:
+    oudlers = answer["oudlers"]
+    return None if oudlers is None else oudlers["attack"]
+
+
+def _scores(answer: dict[str, Any]) -> list[int] | None:
+    score = answer["score"]
+    return None if score is None else score["scores"]
+
+
+def _first_violation(answer: dict[str, Any]) -> dict[str, Any] | None:
+    violations = answer["violations"]
+    if not violations:
+        return None
+    first = violations[0]
+    return {"code": first["code"], "trick": first["trick"], "seat": first["seat"]}
+
+
+def _num(value: float | None) -> str:
+    return str(value) if value is None or value != int(value) else str(int(value))
+
+
+def _seat_words(seat: int | None) -> str:
+    return "no one" if seat is None else f"seat {seat}"
+
+
+class _Check:
+    def __init__(self) -> None:
+        self.mismatches: list[dict[str, Any]] = []
+
+    def differ(self, pointer: str, claimed: Any, correct: Any, message: str) -> None:
+        self.mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": message})
+
+    def winners(self, claimed: Sequence[int], answer: dict[str, Any], players: int) -> None:
+        # A trick still in progress shows who is winning it so far: not a trick won yet.
+        correct = [t["winner"] for t in answer["tricks"] if len(t["cards"]) == players]
+        for i, (mine, right) in enumerate(zip(claimed, correct, strict=False)):
+            if mine != right:
+                self.differ(
+                    f"/claims/trick_winners/{i}", mine, right, f"Trick {i} was won by seat {right}, not {mine}."
+                )
+        if len(claimed) != len(correct):
+            self.differ(
+                "/claims/trick_winners",
+                list(claimed),
+                correct,
+                f"{len(claimed)} trick winners claimed; {len(correct)} tricks are complete.",
+            )
+
+    def first_violation(self, claimed: dict[str, Any] | None, answer: dict[str, Any]) -> None:
+        correct = _first_violation(answer)
+        if claimed is None or correct is None:
+            if claimed != correct:
+                message = (
+                    "The deal breaks no rule." if correct is None else f"The deal's first fault is {correct['code']}."
+                )
+                self.differ("/claims/first_violation", claimed, correct, message)
+            return
+        for key in ("code", "trick", "seat"):
+            if claimed[key] != correct[key]:
+                self.differ(
+                    f"/claims/first_violation/{key}",
+                    claimed[key],
+                    correct[key],
+                    f"The first fault's {key} is {correct[key]!r}, not {claimed[key]!r}.",
+                )
+
+
+def check_claims(claims: dict[str, Any], answer: dict[str, Any], players: int) -> dict[str, Any]:
+    """``claims`` (as loaded) against ``answer`` (the evaluation as sent of a deal at ``players``):
+    agreement and mismatches."""
+    check = _Check()
+    if "valid" in claims and claims["valid"] != answer["valid"]:
+        right = answer["valid"]
+        check.differ("/claims/valid", claims["valid"], right, "The deal is valid." if right else "The deal is faulty.")
+    if "trick_winners" in claims:
+        check.winners(claims["trick_winners"], answer, players)
+    if "points" in claims:
+        claimed, correct = _halved(claims["points"]), _points(answer)
+        if claimed != correct:
+            check.differ(
+                "/claims/points", claimed, correct, f"The attack has {_num(correct)} card points, not {_num(claimed)}."
+            )
+    if "oudlers" in claims:
+        claimed_oudlers, correct_oudlers = claims["oudlers"], _oudlers(answer)
+        if claimed_oudlers != correct_oudlers:
+            check.differ(
+                "/claims/oudlers",
+                claimed_oudlers,
+                correct_oudlers,
+                f"The attack has {correct_oudlers} oudlers, not {claimed_oudlers}.",
+            )
+    if "partner" in claims and claims["partner"] != answer["partner"]:
+        check.differ(
+            "/claims/partner",
+            claims["partner"],
+            answer["partner"],
+            f"The taker's partner is {_seat_words(answer['partner'])}, not {_seat_words(claims['partner'])}.",
+        )
+    if "scores" in claims:
+        claimed_scores, correct_scores = claims["scores"], _scores(answer)
+        if claimed_scores is None or correct_scores is None or len(claimed_scores) != len(correct_scores):
+            if claimed_scores != correct_scores:
+                check.differ(
+                    "/claims/scores",
+                    claimed_scores,
+                    correct_scores,
+                    "The deal has no score (faulty, unfinished or redealt)."
+                    if correct_scores is None
+                    else f"The deal scores {correct_scores}.",
+                )
+        else:
+            for seat, (mine, right) in enumerate(zip(claimed_scores, correct_scores, strict=True)):
+                if mine != right:
+                    check.differ(f"/claims/scores/{seat}", mine, right, f"Seat {seat} scores {right}, not {mine}.")
+    if "first_violation" in claims:
+        check.first_violation(claims["first_violation"], answer)
+    return {"agree": not check.mismatches, "mismatches": check.mismatches}
