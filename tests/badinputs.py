@@ -239,3 +239,67 @@ RAW_HTTP: list[tuple[str, bytes, int]] = [
     ),
     ("gzip_content_coding", _HEAD + b"Content-Encoding: gzip\r\nContent-Length: 5\r\n\r\n\x1f\x8b\x08\x00\x00", 400),
 ]
+
+
+# The batch operation. Its JSON form is refused whole only when it is not a batch at all;
+# the faults of its records, and every fault of an NDJSON body, are answered line by line.
+BATCH = "/v1/deals/evaluate-batch"
+
+
+@cache
+def batch_requests() -> list[BadRequest]:
+    deal = valid_bodies()["/v1/deals/evaluate"]
+    return [
+        BadRequest("batch_not_an_object", BATCH, b"[]", 422, pointer=""),
+        BadRequest("batch_without_deals", BATCH, b"{}", 422, pointer="/deals"),
+        BadRequest("batch_deals_not_a_list", BATCH, b'{"deals": {}}', 422, pointer="/deals"),
+        BadRequest("batch_of_1001_deals", BATCH, encode({"deals": [{}] * 1001}), 422, pointer="/deals"),
+        BadRequest("batch_json_over_4_mib", BATCH, padded({"deals": [deal]}, 4 * 1024 * 1024 + 10), 413),
+        BadRequest("batch_json_empty", BATCH, b"", 400),
+        BadRequest("batch_json_malformed", BATCH, b'{"deals": [', 400),
+        BadRequest("batch_as_csv", BATCH, b"players,dealer\n4,0\n", 415, content_type="text/csv"),
+        BadRequest("batch_as_form", BATCH, b"deals=1", 415, content_type="application/x-www-form-urlencoded"),
+    ]
+
+
+@dataclass(frozen=True)
+class BadBatch:
+    """An NDJSON batch with faulty lines: a 200 answer whose items say what each line got."""
+
+    name: str
+    body: bytes
+    items: tuple[str, ...]
+    """Per line: ``result``, or the code of the first error of its problem."""
+    unevaluated_from: int | None = None
+    chunked: bool = False
+    declared_length: int | None = None
+    """A Content-Length longer than the body: the body is cut short."""
+
+
+@cache
+def bad_batches() -> list[BadBatch]:
+    line = encode(valid_bodies()["/v1/deals/evaluate"])
+    ok = line + b"\n"
+    two = ok + ok
+    r, empty, malformed = "result", "empty_line", "malformed_json"
+    winner = encode(VALID["/v1/tricks/winner"]) + b"\n"
+    cut = len(two) + len(line)
+    return [
+        BadBatch("huge_line", ok + b'{"id": "' + b"x" * 1_000_000 + b'"}\n' + ok, (r, "line_too_long", r)),
+        BadBatch("huge_line_chunked", ok + b"x" * 300_000 + b"\n" + ok, (r, "line_too_long", r), chunked=True),
+        BadBatch("thousands_of_empty_lines", b"\n" * 5000 + ok, (empty,) * 5000 + (r,)),
+        BadBatch("crlf_and_blank_lines", ok.replace(b"\n", b"\r\n") + b"\r\n \t\n" + ok, (r, empty, empty, r)),
+        BadBatch("invalid_utf8_mid_stream", ok + b'{"id": "\xc3\x28"}\n' + ok, (r, malformed, r)),
+        BadBatch("byte_order_mark", b"\xef\xbb\xbf" + ok + ok, (malformed, r)),
+        BadBatch("nul_bytes", ok + b"\x00\x00\x00\n" + ok, (r, malformed, r)),
+        BadBatch("not_objects", b'[]\n42\n"deal"\nnull\n' + ok, ("type", "type", "type", "type", r)),
+        BadBatch("nested_too_deeply", b"[" * 50_000 + b"\n" + ok, (malformed, r)),
+        BadBatch("duplicate_keys", b'{"players": 4, "players": 4}\n' + ok, (malformed, r)),
+        BadBatch("nan_literal", b'{"players": NaN}\n' + ok, (malformed, r)),
+        BadBatch("a_record_of_another_operation", winner + ok, ("required", r)),
+        BadBatch("last_line_without_newline", ok + line, (r, r)),
+        BadBatch("last_line_cut", ok + line[:40], (r, malformed)),
+        BadBatch("body_cut_short", two + line[:40], (r, r, "truncated_body"), 2, declared_length=cut),
+        BadBatch("body_cut_at_a_line_end", two, (r, r, "truncated_body"), 2, declared_length=len(two) + 500),
+        BadBatch("chunked", two + ok, (r, r, r), chunked=True),
+    ]

@@ -15,10 +15,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.api.wire.errorcodes import FieldErrorCode
-from tests.badinputs import RAW_HTTP, BadRequest, corpus
+from tests.badinputs import BATCH, RAW_HTTP, BadBatch, BadRequest, bad_batches, batch_requests, corpus
 from tests.serving import Gunicorn
 
-CORPUS = corpus()
+CORPUS = corpus() + batch_requests()
+BATCHES = bad_batches()
 CODES = {code.value for code in FieldErrorCode}
 
 
@@ -72,6 +73,49 @@ def send(port: int, raw: bytes) -> tuple[int, str | None, bytes]:
     return int(lines[0].split()[1]), None if ctype is None else ctype.split(";")[0], body
 
 
+def check_batch(case: BadBatch, status: int, content_type: str | None, body: bytes) -> None:
+    """A 200 NDJSON answer: one item per line as the case says, every problem located, the summary."""
+    assert (status, content_type) == (200, "application/x-ndjson"), body[:300]
+    *items, last = [json.loads(line) for line in body.splitlines()]
+    got = []
+    for index, item in enumerate(items):
+        assert item["index"] == index
+        if "result" in item:
+            got.append("result")
+            continue
+        problem = item["problem"]
+        assert problem["status"] >= 400 and problem["type"].startswith("/problems/")
+        assert problem["errors"] and {e["code"] for e in problem["errors"]} <= CODES
+        assert all(e["pointer"] == "" or e["pointer"].startswith("/") for e in problem["errors"])
+        got.append(problem["errors"][0]["code"])
+    assert tuple(got) == case.items
+    summary = last["summary"]
+    assert summary["unevaluated_from"] == case.unevaluated_from
+    assert summary["complete"] is (case.unevaluated_from is None)
+    assert summary["deals"] == len(items) - (0 if case.unevaluated_from is None else 1)
+
+
+@pytest.mark.parametrize("case", BATCHES, ids=lambda c: c.name)
+def test_batch_in_process(client: FlaskClient, case: BadBatch) -> None:
+    headers = {"Content-Type": "application/x-ndjson"}
+    if case.chunked:
+        overrides: dict[str, object] = {"wsgi.input_terminated": True}
+        answer = client.post(BATCH, input_stream=io.BytesIO(case.body), headers=headers, environ_overrides=overrides)
+    else:
+        length = case.declared_length or len(case.body)
+        overrides = {"CONTENT_LENGTH": str(length)}
+        answer = client.post(BATCH, data=case.body, headers=headers, environ_overrides=overrides)
+    check_batch(case, answer.status_code, answer.mimetype, answer.data)
+
+
+def batch_wire(case: BadBatch) -> bytes:
+    request = BadRequest(case.name, BATCH, case.body, 200, content_type="application/x-ndjson", chunked=case.chunked)
+    raw = wire(request)
+    if case.declared_length is not None:
+        raw = raw.replace(b"Content-Length: %d" % len(case.body), b"Content-Length: %d" % case.declared_length)
+    return raw
+
+
 def wire(case: BadRequest) -> bytes:
     head = [f"{case.method} {case.path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
     if case.content_type is not None:
@@ -96,6 +140,24 @@ def server() -> Iterator[Gunicorn]:
 @pytest.mark.parametrize("case", CORPUS, ids=lambda c: c.id)
 def test_over_http(server: Gunicorn, case: BadRequest) -> None:
     check(case, *send(server.port, wire(case)))
+
+
+def dechunk(body: bytes) -> bytes:
+    """A chunked answer's content (the streamed answers of a batch are chunked)."""
+    out, rest = [], body
+    while True:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            return b"".join(out)
+        out.append(rest[:size])
+        rest = rest[size + 2 :]
+
+
+@pytest.mark.parametrize("case", BATCHES, ids=lambda c: c.name)
+def test_batch_over_http(server: Gunicorn, case: BadBatch) -> None:
+    status, content_type, body = send(server.port, batch_wire(case))
+    check_batch(case, status, content_type, dechunk(body))
 
 
 @pytest.mark.parametrize(("name", "raw", "status"), RAW_HTTP, ids=[name for name, _, _ in RAW_HTTP])

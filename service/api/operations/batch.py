@@ -185,10 +185,14 @@ def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[st
     return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
 
 
+class _CutShort(Exception):
+    """The body ended before its Content-Length (a server may hand over what came, silently)."""
+
+
 def _read_failure(index: int, exc: BaseException) -> dict[str, Any]:
     if stalled(exc):
         return _stop(index, 408, "request-timeout", "body_timeout", "The body stopped arriving: send the rest again.")
-    if isinstance(exc, ClientDisconnected):
+    if isinstance(exc, ClientDisconnected | _CutShort):
         return _stop(index, 400, "malformed-body", "truncated_body", "The body ended before its Content-Length.")
     return _stop(index, 400, "malformed-body", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")
 
@@ -197,6 +201,9 @@ def _lines(
     stream: IO[bytes], observe: Observer, tally: Tally, draining: Callable[[], bool], environ: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """Every item of an NDJSON body, read one line at a time; at a stop, the item that says why."""
+    announced = None if environ.get("HTTP_TRANSFER_ENCODING") else environ.get("CONTENT_LENGTH")
+    expected = int(announced) if announced else None
+    received = 0
     index = 0
     while True:
         if draining():
@@ -206,6 +213,10 @@ def _lines(
             break
         try:
             line = stream.readline(LINE_MAX_BYTES + 1)
+            received += len(line)
+            whole = line.endswith(b"\n") or len(line) > LINE_MAX_BYTES
+            if expected is not None and received < expected and not whole:
+                raise _CutShort  # the end came early, within a line or between two
             if not line:
                 break
             if index == BATCH_MAX_LINES:
@@ -218,6 +229,9 @@ def _lines(
                 # Past the limit: the rest of the line is read and dropped, never held.
                 while line and not line.endswith(b"\n"):
                     line = stream.readline(FLUSH_BYTES)
+                    received += len(line)
+                if not line and expected is not None and received < expected:
+                    raise _CutShort
                 detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
                 item = problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
             else:

@@ -1,0 +1,140 @@
+"""Batches served by gunicorn as deployed: streaming, sharing a worker, outliving the worker
+timeout, draining, and the access log. Traffic goes to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import deal_request, golden
+from tests.dealgen import random_deal
+from tests.serving import Gunicorn
+
+BATCH = "/v1/deals/evaluate-batch"
+
+
+def deals(n: int) -> bytes:
+    """``n`` records, cycling through golden and random deals (never one body repeated back to back)."""
+    pool = [deal_request(d) for d in golden("deals.jsonl")] + [random_deal(s, 3 + s % 3) for s in range(60)]
+    return b"".join(json.dumps({"id": f"d{i}", **pool[i % len(pool)]}).encode() + b"\n" for i in range(n))
+
+
+def open_stream(port: int, body: bytes) -> tuple[socket.socket, http.client.HTTPResponse]:
+    """A batch posted by a client that reads the answer while it sends the body."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+    head = (
+        f"POST {BATCH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+    def send() -> None:
+        with contextlib.suppress(OSError):  # the server stopped reading (it drains) and closed
+            sock.sendall(head + body)
+
+    threading.Thread(target=send, daemon=True).start()
+    answer = http.client.HTTPResponse(sock, method="POST")
+    answer.begin()
+    assert answer.status == 200 and answer.getheader("Content-Type") == "application/x-ndjson"
+    return sock, answer
+
+
+def lines(answer: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+    while line := answer.readline():
+        yield json.loads(line)
+
+
+def post_whole(base: str, body: bytes) -> list[dict[str, Any]]:
+    """A batch posted by a client that sends the whole body before reading (urllib)."""
+    req = urllib.request.Request(base + BATCH, data=body, headers={"Content-Type": "application/x-ndjson"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return [json.loads(line) for line in r.read().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Gunicorn]:
+    # One worker, so that the batch and the other requests share it; a 2 s worker timeout,
+    # shorter than the batches below.
+    with Gunicorn({"WEB_CONCURRENCY": "1", "GUNICORN_TIMEOUT": "2"}) as g:
+        yield g
+
+
+def test_a_client_that_sends_everything_first_gets_every_answer(server: Gunicorn) -> None:
+    # About 2.5 MiB of answers wait for the client while it is still sending.
+    *items, last = post_whole(server.base, deals(1500))
+    assert [item["index"] for item in items] == list(range(1500))
+    assert last["summary"]["deals"] == 1500 and last["summary"]["complete"] is True
+
+
+def test_a_long_batch_streams_shares_its_worker_and_outlives_the_worker_timeout(server: Gunicorn) -> None:
+    sock, answer = open_stream(server.port, deals(12_000))
+    with sock:
+        stream = lines(answer)
+        first = next(stream)  # answers arrive while the body is still being sent
+        assert first["index"] == 0 and "result" in first
+        # Requests to the same worker are answered while the batch goes on.
+        single = json.dumps(deal_request(golden("deals.jsonl")[0])).encode()
+        for _ in range(5):
+            req = urllib.request.Request(
+                server.base + "/v1/deals/evaluate", data=single, headers={"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(req, timeout=10) as r:
+                assert r.status == 200
+        answered_meanwhile = time.monotonic()
+        rest = list(stream)
+        done = time.monotonic()
+    *items, last = [first, *rest]
+    assert len(items) == 12_000 and last["summary"]["complete"] is True
+    assert done - answered_meanwhile > 0.2, "the batch was still going when the other requests were answered"
+    # It ran past the worker timeout (2 s) without the worker being killed.
+    assert not [line for line in server.lines if "WORKER TIMEOUT" in line or "SIGKILL" in line]
+
+
+def test_the_access_log_has_one_line_per_batch_with_its_counts(server: Gunicorn) -> None:
+    body = deals(30) + b"not json\n"
+    post_whole(server.base, body)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        lines_ = [r for r in server.log_records() if r.get("path") == BATCH and r["verdict"]["deals"] == 31]
+        if lines_:
+            break
+        time.sleep(0.05)
+    [line] = lines_
+    assert line["status"] == 200
+    assert line["verdict"] == {
+        "operation": "evaluate_batch",
+        "deals": 31,
+        "valid": 30,
+        "faulty": 0,
+        "malformed": 1,
+        "claims_checked": 0,
+        "claims_disagree": 0,
+        "complete": True,
+        "unevaluated_from": None,
+    }
+
+
+def test_a_batch_stops_at_a_line_boundary_when_the_instance_drains() -> None:
+    with Gunicorn({"WEB_CONCURRENCY": "1", "DRAIN_SECONDS": "3"}) as g:
+        sock, answer = open_stream(g.port, deals(20_000))
+        with sock:
+            stream = lines(answer)
+            next(stream)
+            os.kill(g.pid, signal.SIGTERM)  # as Kubernetes stops a pod
+            *items, last = list(stream)
+    stop = items[-1]
+    assert stop["problem"]["errors"][0]["code"] == "draining"
+    summary = last["summary"]
+    assert summary["complete"] is False
+    assert 0 < summary["unevaluated_from"] == stop["index"] == summary["deals"] < 20_000
