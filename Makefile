@@ -14,12 +14,18 @@ export PORT
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(RUNTIME): requirements/runtime.lock | $(VENV)/bin/python
+# The project itself goes in editable, without dependencies (the locks pin them all), for
+# its command: tarot-rules.
+INSTALL_PROJECT = $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+
+$(RUNTIME): requirements/runtime.lock pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
+	$(INSTALL_PROJECT)
 	touch $@
 
-$(STAMP): requirements/dev.lock | $(VENV)/bin/python
+$(STAMP): requirements/dev.lock pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock
+	$(INSTALL_PROJECT)
 	touch $@
 
 run: $(RUNTIME)

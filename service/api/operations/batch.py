@@ -185,14 +185,14 @@ def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[st
     return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
 
 
-class _CutShort(Exception):
+class _CutShortError(Exception):
     """The body ended before its Content-Length (a server may hand over what came, silently)."""
 
 
 def _read_failure(index: int, exc: BaseException) -> dict[str, Any]:
     if stalled(exc):
         return _stop(index, 408, "request-timeout", "body_timeout", "The body stopped arriving: send the rest again.")
-    if isinstance(exc, ClientDisconnected | _CutShort):
+    if isinstance(exc, ClientDisconnected | _CutShortError):
         return _stop(index, 400, "malformed-body", "truncated_body", "The body ended before its Content-Length.")
     return _stop(index, 400, "malformed-body", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")
 
@@ -216,7 +216,7 @@ def _lines(
             received += len(line)
             whole = line.endswith(b"\n") or len(line) > LINE_MAX_BYTES
             if expected is not None and received < expected and not whole:
-                raise _CutShort  # the end came early, within a line or between two
+                raise _CutShortError  # the end came early, within a line or between two
             if not line:
                 break
             if index == BATCH_MAX_LINES:
@@ -231,7 +231,7 @@ def _lines(
                     line = stream.readline(FLUSH_BYTES)
                     received += len(line)
                 if not line and expected is not None and received < expected:
-                    raise _CutShort
+                    raise _CutShortError
                 detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
                 item = problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
             else:

@@ -1,0 +1,216 @@
+"""The records of a replay, read from its files: NDJSON, or a JSON array of records.
+
+A file is NDJSON (one record per line) unless its first non-whitespace byte is ``[``: then it
+is one JSON array. ``-`` is standard input. Every record keeps where it came from, for the
+messages and the report: its line (from 1) in NDJSON, its index (from 0) in an array.
+
+NDJSON streams: one line is held at a time, and a line over the service's limit is read and
+dropped, never held, so memory stays flat whatever the size of the file. Blank lines are not
+records: they are skipped (and still counted, so that line numbers match an editor's). A JSON
+array is parsed whole, the only way the standard library parses one: send large replays as
+NDJSON.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import IO, Any, NamedTuple, cast
+
+from service.api.pipeline.jsonio import BodyError, parse_body
+from service.api.pipeline.records import LINE_MAX_BYTES
+
+from .errors import CommandError
+
+STDIN = "-"
+
+# User-facing text, in one place for the translation to come.
+STDIN_NAME = "stdin"
+NO_SUCH_FILE = "{name}: no such file"
+IS_A_DIRECTORY = "{name}: is a directory, not a file of records"
+UNREADABLE = "{name}: cannot be read: {reason}"
+STDIN_TWICE = "standard input (-) can be given only once"
+BYTE_ORDER_MARK = "{name}:{line}: the file starts with a byte order mark: save it as UTF-8 without one"
+NOT_RECORDS = (
+    "{name}:{line}: neither NDJSON nor a JSON array: a record should begin with '{{' (NDJSON, one per line) "
+    "or the file with '[' (a JSON array), not with {start}"
+)
+BAD_ARRAY = "{name}: not a valid JSON array: {reason}"
+
+_BLANK = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+_DRAIN_BYTES = 64 * 1024
+
+
+class LineTooLong:
+    """An NDJSON line over the service's limit, in place of its bytes (answered as the service would)."""
+
+
+class Record(NamedTuple):
+    file_no: int
+    """Which file: its index in the command's list."""
+    pos: int
+    """NDJSON: the line number, from 1. An array: the index, from 0."""
+    payload: Any
+    """NDJSON: the line's bytes (without its end of line), or a :class:`LineTooLong`. An array: the element."""
+
+
+@dataclass
+class Source:
+    """One input file, its format already known."""
+
+    name: str
+    """As messages show it: the path as given, or ``stdin``."""
+    path: str | None
+    """None: standard input."""
+    array: bool
+    skipped: int
+    """Blank lines before the first record."""
+    stdin: io.BufferedReader | None = None
+    """Standard input, kept open: it can be read only once."""
+
+    def where(self, pos: int) -> str:
+        """A record's location: ``games.ndjson:12`` (line), ``games.json[3]`` (index)."""
+        return f"{self.name}[{pos}]" if self.array else f"{self.name}:{pos}"
+
+
+def _buffered(stream: IO[bytes]) -> io.BufferedReader:
+    # Detection peeks ahead without consuming, which only a buffered reader can.
+    if isinstance(stream, io.BufferedReader):
+        return stream
+    return io.BufferedReader(cast(Any, stream))
+
+
+def _skip_blank_lines(stream: io.BufferedReader) -> tuple[int, bytes]:
+    """Consume the blank lines at the start: how many, and what follows (peeked, not consumed)."""
+    skipped = 0
+    while True:
+        ahead = stream.peek(1)
+        if not ahead:
+            return skipped, b""
+        rest = ahead.lstrip(_BLANK)
+        if rest:
+            # Only whole lines are consumed: the first record's line is read whole later.
+            cut = ahead.rfind(b"\n", 0, len(ahead) - len(rest)) + 1
+            skipped += stream.read(cut).count(b"\n")
+            return skipped, rest
+        skipped += stream.read(len(ahead)).count(b"\n")
+
+
+def _start_of(rest: bytes) -> str:
+    line = rest.split(b"\n", 1)[0][:24].rstrip(b"\r")
+    return repr(line.decode("utf-8", errors="replace"))
+
+
+def _detect(name: str, stream: io.BufferedReader) -> tuple[bool, int]:
+    """Whether the file is a JSON array, and how many blank lines came before its content."""
+    skipped, rest = _skip_blank_lines(stream)
+    if rest.startswith(_BOM):
+        raise CommandError(BYTE_ORDER_MARK.format(name=name, line=skipped + 1))
+    if rest[:1] not in (b"", b"{", b"["):
+        raise CommandError(NOT_RECORDS.format(name=name, line=skipped + 1, start=_start_of(rest)))
+    return rest[:1] == b"[", skipped
+
+
+def _open_file(name: str) -> io.BufferedReader:
+    if os.path.isdir(name):
+        raise CommandError(IS_A_DIRECTORY.format(name=name))
+    try:
+        return open(name, "rb")
+    except FileNotFoundError:
+        raise CommandError(NO_SUCH_FILE.format(name=name)) from None
+    except OSError as exc:
+        raise CommandError(UNREADABLE.format(name=name, reason=exc.strerror or exc)) from None
+
+
+def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[Source]:
+    """Every file checked and its format detected, before any record is evaluated.
+
+    A missing file, or one that holds no records, should fail the replay at once, not after
+    an hour of evaluating the files before it.
+    """
+    sources: list[Source] = []
+    for name in names:
+        if name == STDIN:
+            if any(s.path is None for s in sources):
+                raise CommandError(STDIN_TWICE)
+            stream = _buffered(stdin if stdin is not None else sys.stdin.buffer)
+            array, skipped = _detect(STDIN_NAME, stream)
+            sources.append(Source(STDIN_NAME, None, array, skipped, stream))
+            continue
+        try:
+            with _open_file(name) as f:
+                array, skipped = _detect(name, f)
+        except OSError as exc:
+            raise CommandError(UNREADABLE.format(name=name, reason=exc.strerror or exc)) from None
+        sources.append(Source(name, name, array, skipped))
+    return sources
+
+
+def _lines(file_no: int, stream: io.BufferedReader, line_no: int) -> Iterator[Record]:
+    while True:
+        line = stream.readline(LINE_MAX_BYTES + 1)
+        if not line:
+            return
+        line_no += 1
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            # The service's limit, applied here too so both ways of replaying agree.
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(_DRAIN_BYTES)
+            yield Record(file_no, line_no, LineTooLong())
+            continue
+        line = line.rstrip(b"\n").rstrip(b"\r")
+        if line.strip():
+            yield Record(file_no, line_no, line)
+
+
+def _elements(file_no: int, source: Source, stream: io.BufferedReader, skipped: int) -> Iterator[Record]:
+    # The blank lines already consumed go back in front, so the parser's line numbers are the file's.
+    data = b"\n" * skipped + stream.read()
+    try:
+        value = parse_body(data)
+    except BodyError as exc:
+        raise CommandError(BAD_ARRAY.format(name=source.name, reason=exc)) from None
+    assert isinstance(value, list)  # it begins with "[" and parsed
+    for index, element in enumerate(value):
+        yield Record(file_no, index, element)
+
+
+def read_records(sources: Sequence[Source]) -> Iterator[Record]:
+    """Every record of every file, in order."""
+    for file_no, source in enumerate(sources):
+        opened: AbstractContextManager[io.BufferedReader]
+        if source.stdin is not None:
+            opened = nullcontext(source.stdin)
+        else:
+            assert source.path is not None
+            opened = _open_file(source.path)
+        try:
+            with opened as stream:
+                if source.stdin is None:
+                    _skip_blank_lines(stream)  # as when detected (standard input's are consumed already)
+                if source.array:
+                    yield from _elements(file_no, source, stream, source.skipped)
+                else:
+                    yield from _lines(file_no, stream, source.skipped)
+        except OSError as exc:
+            raise CommandError(UNREADABLE.format(name=source.name, reason=exc.strerror or exc)) from None
+
+
+def count_lines(sources: Sequence[Source]) -> int | None:
+    """About how many records there are, for a progress bar; None when that cannot be known
+    without reading them (standard input, a JSON array)."""
+    total = 0
+    for source in sources:
+        if source.path is None or source.array:
+            return None
+        try:
+            with open(source.path, "rb") as f:
+                total += sum(1 for line in f if line.strip())
+        except OSError:
+            return None
+    return total

@@ -1,0 +1,278 @@
+"""Replaying against a running service: batches of NDJSON to ``POST /v1/deals/evaluate-batch``.
+
+Each of ``jobs`` threads posts one batch at a time on a new connection, so that the batches
+spread over every replica behind a load balancer, and reads the answer line by line as it
+streams. The body is sent from a second thread while the answer is read: the service answers
+each line as it reads it, and stops reading a client that does not take its answers.
+
+An answer that ends early is not an error: the lines it answered are kept, and the rest of
+the batch is sent again on a new connection. That is what a summary with ``complete: false``
+asks for (the instance is shutting down), and what a cut connection needs. Failing to connect,
+a cut with no progress and a 5xx answer are retried, up to :data:`RETRIES` times in a row
+with a short backoff; a problem answer (4xx) stops the replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import threading
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+import orjson
+
+from service.api.pipeline.records import Tally
+
+from .errors import CommandError
+from .inputs import LineTooLong, Record
+from .local import batched
+from .outcomes import Outcome, settle, too_long_item
+
+NDJSON = "application/x-ndjson"
+USER_AGENT = "tarot-rules-replay"
+BATCH_PATH = "/v1/deals/evaluate-batch"
+TIMEOUT = 60.0
+"""Seconds to wait for the service to connect, take more of the body or send more answers."""
+RETRIES = 3
+BACKOFF = (0.2, 0.5, 1.0)
+"""Seconds before each retry in a row."""
+PROBLEM_MAX_BYTES = 64 * 1024
+SEND_BYTES = 64 * 1024
+RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Answers of an overloaded or restarting service (or of the load balancer before it)."""
+
+# User-facing text, in one place for the translation to come.
+BAD_URL = "not an http:// or https:// URL: {url}"
+URL_EXTRAS = "give the service's base URL, without a query or fragment: {url}"
+GAVE_UP = "cannot replay against {url}: {reason} ({attempts} attempts)"
+NO_ENDPOINT = "{url}: {path} answered 404 Not Found: is this a Tarot rules service with batch evaluation?"
+REFUSED = "{url}: the service refused a batch: {status} {title}: {detail}"
+REFUSED_FIELD = "\n  {where}: {message}"
+SMALLER_BATCHES = "\n  (the batch was {size} bytes: try a smaller --batch-size)"
+NOT_A_BATCH = "{url}: the answer is not a batch answer: {reason}"
+CUT = "the answer was cut short"
+NO_SUMMARY = "the answer ended before its summary"
+STOPPED = "the instance stopped before the end of a batch"
+ABORTED = "the replay stopped"
+STATUS = "{status} {reason}"
+WRONG_TYPE = "Content-Type {type}"
+OUT_OF_ORDER = "item {index} where {expected} was expected"
+TOO_FEW = "{got} items for {sent} lines"
+BAD_LINE = "a line that is not JSON"
+
+
+class Endpoint(NamedTuple):
+    url: str
+    """As given, for messages."""
+    https: bool
+    host: str
+    port: int | None
+    path: str
+
+
+def endpoint(url: str) -> Endpoint:
+    """The batch operation under a service's base URL; :class:`ValueError` saying why it is not one."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(BAD_URL.format(url=url))
+    if parts.query or parts.fragment:
+        raise ValueError(URL_EXTRAS.format(url=url))
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(BAD_URL.format(url=url)) from None
+    return Endpoint(url, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/") + BATCH_PATH)
+
+
+class _RetryError(Exception):
+    """This exchange failed in a way worth another try; ``str()`` says how."""
+
+
+def _send(sock: socket.socket, body: bytes) -> None:
+    view = memoryview(body)
+    try:
+        for start in range(0, len(body), SEND_BYTES):
+            sock.sendall(view[start : start + SEND_BYTES])
+    except OSError:
+        pass  # the answer, being read meanwhile, says what happened
+
+
+def _line_of(element: Any) -> bytes:
+    # ASCII escapes: a JSON array may hold strings (lone surrogates) that UTF-8 cannot encode.
+    return json.dumps(element, separators=(",", ":")).encode()
+
+
+class Remote:
+    def __init__(self, target: Endpoint, jobs: int, batch_size: int) -> None:
+        self.target = target
+        self.jobs = jobs
+        self.batch_size = batch_size
+        self._abort = threading.Event()
+
+    def evaluate(self, records: Iterable[Record]) -> Generator[tuple[Tally, list[Outcome]], None, None]:
+        """Each batch's counts and outcomes, in input order."""
+        # A few batches ahead of the one awaited keep every thread busy, and memory bounded.
+        window = 2 * self.jobs
+        with ThreadPoolExecutor(self.jobs, thread_name_prefix="replay") as pool:
+            pending: deque[Future[tuple[Tally, list[Outcome]]]] = deque()
+            try:
+                for batch in batched(records, self.batch_size):
+                    pending.append(pool.submit(self._batch, batch))
+                    if len(pending) >= window:
+                        yield pending.popleft().result()
+                while pending:
+                    yield pending.popleft().result()
+            finally:
+                self._abort.set()  # the other threads stop before their next try
+                for future in pending:
+                    future.cancel()
+
+    def _batch(self, batch: list[Record]) -> tuple[Tally, list[Outcome]]:
+        tally = Tally()
+        outcomes: list[Outcome | None] = [None] * len(batch)
+        sent: list[int] = []  # the batch's records that go to the service, by position
+        lines: list[bytes] = []
+        for i, record in enumerate(batch):
+            payload = record.payload
+            if isinstance(payload, LineTooLong):
+                outcomes[i] = settle(record, too_long_item(), tally)
+            else:
+                sent.append(i)
+                lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
+        done = failures = 0
+        while done < len(sent):
+            if self._abort.is_set():
+                raise CommandError(ABORTED)  # another batch failed: this one's result is not awaited
+            got = 0
+            try:
+                # Closed at once when an item is refused: the connection goes with it.
+                with contextlib.closing(self._exchange(lines[done:])) as items:
+                    for item in items:
+                        if item.get("index") != got:
+                            reason = OUT_OF_ORDER.format(index=item.get("index"), expected=got)
+                            raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=reason))
+                        i = sent[done + got]
+                        outcomes[i] = settle(batch[i], item, tally)
+                        got += 1
+                if done + got != len(sent):
+                    reason = TOO_FEW.format(got=got, sent=len(sent) - done)
+                    raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=reason))
+                done += got
+            except _RetryError as exc:
+                done += got
+                # Progress (an instance that stopped, a cut after some answers) is no failure.
+                failures = 0 if got else failures + 1
+                if failures > RETRIES:
+                    raise CommandError(GAVE_UP.format(url=self.target.url, reason=exc, attempts=failures)) from None
+                if failures:
+                    self._abort.wait(BACKOFF[failures - 1])
+        return tally, [o for o in outcomes if o is not None]
+
+    def _exchange(self, lines: list[bytes]) -> Generator[dict[str, Any], None, None]:
+        """One request: the items evaluated, in order; :class:`_RetryError` when it did not answer them all."""
+        target = self.target
+        body = b"\n".join(lines) + b"\n"
+        conn_class = http.client.HTTPSConnection if target.https else http.client.HTTPConnection
+        conn = conn_class(target.host, target.port, timeout=TIMEOUT)
+        sock: socket.socket | None = None
+        sender: threading.Thread | None = None
+        try:
+            try:
+                conn.putrequest("POST", target.path, skip_accept_encoding=True)
+                conn.putheader("Content-Type", NDJSON)
+                conn.putheader("Accept", f"{NDJSON}, application/problem+json")
+                conn.putheader("Content-Length", str(len(body)))
+                conn.putheader("User-Agent", USER_AGENT)
+                if target.https:
+                    # An SSL connection is not to be used by two threads at once: the body goes
+                    # first, which the default batch size keeps within what the service holds.
+                    conn.endheaders(body)
+                else:
+                    conn.endheaders()
+                    sock = conn.sock
+                    sender = threading.Thread(target=_send, args=(sock, body), daemon=True)
+                    sender.start()
+                answer = conn.getresponse()
+            except (OSError, http.client.HTTPException) as exc:
+                raise _RetryError(str(exc) or type(exc).__name__) from None
+            if answer.status != 200:
+                self._refused(answer, len(body))
+            content_type = answer.getheader("Content-Type", "")
+            if content_type.split(";")[0].strip() != NDJSON:
+                reason = WRONG_TYPE.format(type=content_type or "none")
+                raise CommandError(NOT_A_BATCH.format(url=target.url, reason=reason))
+            yield from self._items(answer)
+        finally:
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes the sender, if the service stopped reading
+            conn.close()
+            if sender is not None:
+                sender.join()
+
+    def _items(self, answer: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+        # Each item is given out only once the next line has come: the item that stops a batch
+        # (``index`` = ``unevaluated_from``) answers no record, and only the summary after it says so.
+        held: dict[str, Any] | None = None
+        while True:
+            try:
+                raw = answer.readline()
+            except (OSError, http.client.HTTPException):
+                raw = b""
+            if not raw.endswith(b"\n"):
+                # Cut short: the item held is resent rather than trusted.
+                raise _RetryError(CUT if held is not None or raw else NO_SUMMARY)
+            try:
+                line = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=BAD_LINE)) from None
+            if not isinstance(line, dict):
+                raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=BAD_LINE))
+            summary = line.get("summary")
+            if summary is not None:
+                stopped_at = None if summary.get("complete") else summary.get("unevaluated_from")
+                if held is not None and held.get("index") != stopped_at:
+                    yield held
+                if not summary.get("complete"):
+                    raise _RetryError(STOPPED)
+                return
+            if held is not None:
+                yield held
+            held = line
+
+    def _refused(self, answer: http.client.HTTPResponse, sent: int) -> None:
+        """A non-200 answer: :class:`_RetryError` when it may pass, else :class:`CommandError`."""
+        try:
+            body = answer.read(PROBLEM_MAX_BYTES)
+        except (OSError, http.client.HTTPException):
+            body = b""
+        status = answer.status
+        if status in RETRIED_STATUSES:
+            raise _RetryError(STATUS.format(status=status, reason=answer.reason))
+        if status == 404:
+            raise CommandError(NO_ENDPOINT.format(url=self.target.url, path=BATCH_PATH))
+        try:
+            problem = json.loads(body)
+        except ValueError:
+            problem = None
+        if not isinstance(problem, dict):
+            problem = {}
+        message = REFUSED.format(
+            url=self.target.url,
+            status=status,
+            title=problem.get("title") or answer.reason,
+            detail=problem.get("detail") or "",
+        )
+        for error in problem.get("errors") or ():
+            if isinstance(error, dict) and error.get("message") != problem.get("detail"):
+                where = error.get("pointer") or error.get("code", "")
+                message += REFUSED_FIELD.format(where=where, message=error.get("message", ""))
+        if status == 413:
+            message += SMALLER_BATCHES.format(size=sent)
+        raise CommandError(message)

@@ -1,0 +1,490 @@
+"""``tarot-rules replay``: recorded deals and their claims checked from the command line.
+
+The command runs in process (``main([...])``) on files written here: the golden deals with
+the claims their expected values make (all true), then with claims made false, records made
+malformed, deals made faulty. The same replay must give the same report whatever the number
+of processes, and through a running service (``--url``) as in process.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.api.pipeline.jsonio import dumps
+from service.api.pipeline.records import LINE_MAX_BYTES, Tally, line_item
+from service.cli import main, remote
+
+from .conftest import deal_request, golden
+from .dealgen import random_deal
+from .serving import Gunicorn, free_port
+
+SCRIPT = Path(sys.executable).parent / "tarot-rules"
+
+
+def golden_records() -> list[dict[str, Any]]:
+    """The golden deals as records: their id, the request, and every claim right."""
+    records = []
+    for row in golden("deals.jsonl"):
+        expected = row["expected"]
+        claims = {
+            "valid": True,
+            "trick_winners": expected["trick_winners"],
+            "points": expected["attack_points"],
+            "oudlers": expected["attack_oudlers"],
+            "partner": expected["partner"],
+            "scores": expected["scores"],
+        }
+        records.append({"id": row["id"], **deal_request(row), "claims": claims})
+    return records
+
+
+def write_ndjson(path: Path, lines: list[Any]) -> Path:
+    """Records (dicts) and raw lines (str) as NDJSON."""
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return path
+
+
+def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["replay", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def summary(out: str) -> dict[str, int]:
+    rows = {}
+    for line in out.splitlines():
+        if not line.strip():
+            break
+        label, value = line.rsplit(maxsplit=1)
+        rows[label] = int(value)
+    return rows
+
+
+def without_rate(out: str) -> str:
+    """The report less its one line that varies from run to run."""
+    return "\n".join(line for line in out.splitlines() if not line.startswith("deals/s"))
+
+
+def disagreements(out: str) -> dict[str, list[str]]:
+    """Each record's false claims as listed: ``{location: [pointer, ...]}``."""
+    found: dict[str, list[str]] = {}
+    current = None
+    for line in out.splitlines():
+        if line.endswith(": claims disagree:"):
+            current = line.split(" ", 1)[0]
+            found[current] = []
+        elif line.startswith("    /claims/") and current is not None:
+            found[current].append(line.split(":", 1)[0].strip())
+        else:
+            current = None
+    return found
+
+
+def falsified() -> tuple[list[dict[str, Any]], dict[int, str]]:
+    """The golden records with one false claim in each of six: the records, and each one's pointer."""
+    records = golden_records()
+    falsehoods = {}
+    for n, (i, field) in enumerate(
+        [(1, "points"), (4, "scores"), (9, "trick_winners"), (16, "oudlers"), (23, "partner"), (30, "valid")]
+    ):
+        claims = records[i]["claims"]
+        players = records[i]["players"]
+        if field == "points":
+            claims["points"] += 0.5 if claims["points"] < 91 else -0.5
+            falsehoods[i] = "/claims/points"
+        elif field == "scores":
+            claims["scores"][n % players] += 10
+            falsehoods[i] = f"/claims/scores/{n % players}"
+        elif field == "trick_winners":
+            claims["trick_winners"][3] = (claims["trick_winners"][3] + 1) % players
+            falsehoods[i] = "/claims/trick_winners/3"
+        elif field == "oudlers":
+            claims["oudlers"] = (claims["oudlers"] + 1) % 4
+            falsehoods[i] = "/claims/oudlers"
+        elif field == "partner":
+            claims["partner"] = (players - 1) if claims["partner"] is None else None
+            falsehoods[i] = "/claims/partner"
+        else:
+            claims["valid"] = False
+            falsehoods[i] = "/claims/valid"
+    return records, falsehoods
+
+
+def test_golden_deals_with_true_claims_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records())
+    status, out, err = replay(capsys, str(games), "--jobs", "1")
+    assert status == 0, out + err
+    assert summary(out) == {
+        "records": 42,
+        "valid": 42,
+        "faulty": 0,
+        "malformed": 0,
+        "claims checked": 42,
+        "claims disagreeing": 0,
+        "deals/s": summary(out)["deals/s"],
+    }
+    assert "Failures" not in out
+    assert err == ""
+
+
+def test_each_false_claim_is_reported_at_its_pointer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, falsehoods = falsified()
+    games = write_ndjson(tmp_path / "games.ndjson", records)
+    status, out, _ = replay(capsys, str(games))
+    assert status == 1
+    counts = summary(out)
+    assert (counts["valid"], counts["claims checked"], counts["claims disagreeing"]) == (42, 42, 6)
+    assert disagreements(out) == {f"{games}:{i + 1}": [pointer] for i, pointer in falsehoods.items()}
+    for i in falsehoods:
+        assert f"{games}:{i + 1} ({records[i]['id']}): claims disagree:" in out
+
+
+def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, falsehoods = falsified()
+    faulty = records[2]
+    faulty["plays"][0], faulty["plays"][1] = faulty["plays"][1], faulty["plays"][0]  # faulty, and claims false
+    odd = {**records[5], "id": "odd <&> \x01 id"}
+    lines: list[Any] = [*records[:10], odd, '{"players": 3, "surplus": 1}', *records[10:]]
+    games = write_ndjson(tmp_path / "games.ndjson", lines)
+    report = tmp_path / "report.xml"
+    status, _, _ = replay(capsys, str(games), "--junit", str(report))
+    assert status == 1
+
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuites"
+    (suite,) = root.findall("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == len(lines)
+    assert suite.get("name") == str(games)
+    assert {c.get("classname") for c in cases} == {str(games)}
+    failed = {c.get("name"): c.findall("failure") for c in cases if c.findall("failure")}
+    assert set(failed) == {records[i]["id"] for i in falsehoods} | {faulty["id"]}
+    assert all(len(f) == 1 for f in failed.values())
+    both = failed[faulty["id"]][0]
+    assert "faulty deal" in (both.get("message") or "") and "claims disagree" in (both.get("message") or "")
+    assert "wrong_leader" in (both.text or "") and "/claims/valid" in (both.text or "")
+    for i, pointer in falsehoods.items():
+        assert pointer in (failed[records[i]["id"]][0].text or "")
+    errors = [c for c in cases if c.findall("error")]
+    assert [c.get("name") for c in errors] == [f"{games}:12"]
+    assert "/surplus" in (errors[0].find("error").text or "")  # type: ignore[union-attr]
+    assert cases[10].get("name") == "odd <&> \ufffd id"
+    expected = {"tests": str(len(lines)), "failures": str(len(failed)), "errors": "1"}
+    for element in (root, suite):
+        assert {k: element.get(k) for k in expected} == expected
+
+
+def test_malformed_lines_are_reported_and_the_others_evaluated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = golden_records()[:4]
+    lines = [good[0], "{not json", "", good[1], {**good[2], "surplus": True}, "  ", good[3], "[1, 2]"]
+    games = write_ndjson(tmp_path / "games.ndjson", lines)
+    status, out, _ = replay(capsys, str(games), "--jobs", "1")
+    assert status == 1
+    counts = summary(out)
+    assert (counts["records"], counts["valid"], counts["malformed"]) == (6, 3, 3)
+    assert f"{games}:2: malformed record: The line is not valid JSON." in out
+    assert "malformed_json: invalid JSON at line 1 column 2" in out
+    assert f"{games}:5 ({good[2]['id']}): malformed record" in out
+    assert "    /surplus (unknown_field): Unknown field." in out
+    assert f"{games}:8: malformed record" in out
+
+
+def test_a_line_over_the_limit_is_malformed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = golden_records()[0]
+    long_line = json.dumps({**record, "id": "x" * LINE_MAX_BYTES})
+    games = write_ndjson(tmp_path / "games.ndjson", [long_line, record])
+    status, out, _ = replay(capsys, str(games), "--jobs", "1")
+    assert status == 1
+    assert f"{games}:1: malformed record: A line holds at most {LINE_MAX_BYTES} bytes." in out
+    assert summary(out)["valid"] == 1
+
+
+def test_json_array_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, falsehoods = falsified()
+    games = tmp_path / "games.json"
+    games.write_text("\n\n" + json.dumps(records, indent=1))
+    status, out, _ = replay(capsys, str(games), "--jobs", "2")
+    assert status == 1
+    assert disagreements(out) == {f"{games}[{i}]": [pointer] for i, pointer in falsehoods.items()}
+
+
+def test_a_json_array_that_does_not_parse_stops_the_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games.json"
+    games.write_text("\n[\n" + json.dumps(golden_records()[0]) + ",\n}\n")
+    status, out, err = replay(capsys, str(games))
+    assert status == 2
+    assert out == ""
+    assert err.startswith(f"tarot-rules: {games}: not a valid JSON array: invalid JSON at line 4 column 1")
+
+
+def test_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    records, falsehoods = falsified()
+    data = "\n" + "".join(json.dumps(r) + "\n" for r in records)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
+    status, out, _ = replay(capsys, "-", "--jobs", "1")
+    assert status == 1
+    assert disagreements(out) == {f"stdin:{i + 2}": [pointer] for i, pointer in falsehoods.items()}
+
+
+def test_a_file_of_something_else_stops_the_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:1])
+    other = tmp_path / "notes.txt"
+    other.write_text("\n  \nplayers: 3\n{}\n")
+    status, out, err = replay(capsys, str(games), str(other))
+    assert status == 2
+    assert out == ""
+    assert err == (
+        f"tarot-rules: {other}:3: neither NDJSON nor a JSON array: a record should begin with '{{' "
+        "(NDJSON, one per line) or the file with '[' (a JSON array), not with 'players: 3'\n"
+    )
+
+
+def test_a_missing_file_stops_the_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:1])
+    status, out, err = replay(capsys, str(games), str(tmp_path / "missing.ndjson"))
+    assert (status, out) == (2, "")
+    assert err == f"tarot-rules: {tmp_path / 'missing.ndjson'}: no such file\n"
+
+
+def test_a_file_without_records_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("\n \n")
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:2])
+    report = tmp_path / "report.xml"
+    status, out, err = replay(capsys, str(empty), str(games), "--junit", str(report), "--jobs", "1")
+    assert status == 0
+    assert summary(out)["records"] == 2
+    assert err == f"tarot-rules: warning: {empty} holds no records\n"
+    suites = ET.parse(report).getroot().findall("testsuite")
+    assert [(s.get("name"), s.get("tests"), len(s)) for s in suites] == [(str(empty), "0", 0), (str(games), "2", 2)]
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay"]) == 2
+    assert main(["replay", "games.ndjson", "--jobs", "0"]) == 2
+    assert main(["replay", "games.ndjson", "--url", "ftp://example.org"]) == 2
+    err = capsys.readouterr().err
+    assert "not a positive whole number: 0" in err
+    assert "not an http:// or https:// URL: ftp://example.org" in err
+
+
+def many_records() -> list[Any]:
+    """Some 300 generated deals: a few faulty, some with false claims, some malformed."""
+    lines: list[Any] = []
+    for seed in range(300):
+        deal = {"id": f"deal-{seed}", **random_deal(seed, 3 + seed % 3)}
+        if seed % 29 == 0:
+            deal["plays"] = deal["plays"][1:2] + deal["plays"][:1] + deal["plays"][2:]
+        if seed % 7 == 0:
+            deal["claims"] = {"valid": True, "points": 41 if seed % 2 else 45.5}
+        lines.append(deal if seed % 37 else json.dumps(deal)[:-1])
+    return lines
+
+
+def test_two_processes_give_the_same_report_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = write_ndjson(tmp_path / "games.ndjson", many_records())
+    reports = []
+    outs = []
+    for jobs in ("1", "2"):
+        report = tmp_path / f"report-{jobs}.xml"
+        status, out, _ = replay(capsys, str(games), "--jobs", jobs, "--junit", str(report))
+        assert status == 1
+        outs.append(without_rate(out))
+        reports.append(report.read_bytes())
+    assert outs[0] == outs[1]
+    assert reports[0] == reports[1]
+    root = ET.fromstring(reports[0])
+    failing = int(root.get("failures") or 0) + int(root.get("errors") or 0)
+    section = outs[0].split("Failures:\n")[1].splitlines()
+    assert len({line.split(" ", 1)[0] for line in section if line.startswith(str(games))}) == 20
+    assert failing > 20
+    assert section[-1] == f"… and {failing - 20} more (see --junit)"
+
+
+def test_quiet_prints_the_summary_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, _ = falsified()
+    games = write_ndjson(tmp_path / "games.ndjson", records)
+    status, out, _ = replay(capsys, str(games), "--quiet", "--jobs", "1")
+    assert status == 1
+    assert len(out.splitlines()) == 7
+    assert summary(out)["claims disagreeing"] == 6
+
+
+def test_the_installed_command(tmp_path: Path) -> None:
+    records, _ = falsified()
+    data = "".join(json.dumps(r) + "\n" for r in records).encode()
+    done = subprocess.run(
+        [str(SCRIPT), "replay", "-", "--jobs", "2"], input=data, capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 1, done.stderr
+    assert summary(done.stdout.decode())["claims disagreeing"] == 6
+    assert done.stderr == b""  # no progress bar: standard error is not a terminal
+    ok = write_ndjson(tmp_path / "games.ndjson", golden_records())
+    done = subprocess.run([str(SCRIPT), "replay", str(ok)], capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def has_batch_operation(base: str) -> bool:
+    req = urllib.request.Request(
+        base + "/v1/deals/evaluate-batch", data=b"", headers={"Content-Type": "application/x-ndjson"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10):
+            return True
+    except urllib.error.HTTPError as exc:
+        return exc.code != 404
+
+
+def test_a_running_service_gives_the_same_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, _ = falsified()
+    faulty = records[2]
+    faulty["plays"][0], faulty["plays"][1] = faulty["plays"][1], faulty["plays"][0]
+    lines: list[Any] = [*records[:10], '{"players": 3, "surplus": 1}', "{not json", *records[10:]]
+    games = write_ndjson(tmp_path / "games.ndjson", lines)
+    status, in_process, _ = replay(capsys, str(games), "--jobs", "1", "--junit", str(tmp_path / "local.xml"))
+    assert status == 1
+    with Gunicorn() as server:
+        if not has_batch_operation(server.base):
+            pytest.skip("the service has no POST /v1/deals/evaluate-batch yet (404)")
+        # Small batches, so that several are in flight at once and merged back in order.
+        status, out, err = replay(
+            capsys, str(games), "--url", server.base, "--batch-size", "7", "--junit", str(tmp_path / "remote.xml")
+        )
+    assert status == 1, err
+    assert without_rate(out) == without_rate(in_process)
+    assert (tmp_path / "remote.xml").read_bytes() == (tmp_path / "local.xml").read_bytes()
+
+
+def test_an_unreachable_service_stops_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:3])
+    url = f"http://127.0.0.1:{free_port()}"
+    status, out, err = replay(capsys, str(games), "--url", url)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"tarot-rules: cannot replay against {url}: ")
+    assert err.endswith("(4 attempts)\n")
+
+
+def summary_line(tally: Tally, unevaluated_from: int | None) -> bytes:
+    counts = {name: getattr(tally, name) for name in ("deals", "valid", "faulty", "malformed")}
+    complete = {"complete": unevaluated_from is None, "unevaluated_from": unevaluated_from}
+    return dumps({"summary": {**counts, **complete}}) + b"\n"
+
+
+class Stub(ThreadingHTTPServer):
+    """A batch operation that misbehaves as told, one request after another; then answers in full."""
+
+    def __init__(self, script: list[str]) -> None:
+        super().__init__(("127.0.0.1", 0), StubHandler)
+        self.script = script
+        self.received: list[int] = []
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class StubHandler(BaseHTTPRequestHandler):
+    server: Stub
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        lines = self.rfile.read(int(self.headers["Content-Length"])).split(b"\n")[:-1]
+        self.server.received.append(len(lines))
+        act, _, arg = (self.server.script.pop(0) if self.server.script else "answer").partition(" ")
+        if act in ("503", "422"):
+            problem = {"title": "Nope", "status": int(act), "detail": "Not now.", "errors": []}
+            self.send_response(int(act))
+            self.send_header("Content-Type", "application/problem+json")
+            self.end_headers()
+            self.wfile.write(dumps(problem))
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+        tally = Tally()
+        for index, line in enumerate(lines):
+            if act == "stop" and index == int(arg):
+                stop = {"index": index, "id": None, "problem": {"status": 503, "detail": "Stopping.", "errors": []}}
+                self.wfile.write(dumps(stop) + b"\n" + summary_line(tally, index))
+                return
+            if act == "cut" and index == int(arg):
+                return  # the connection closes with no summary
+            item = line_item(index, line)
+            tally.count(item)
+            self.wfile.write(dumps(item) + b"\n")
+        self.wfile.write(summary_line(tally, None))
+
+
+@contextmanager
+def stub(script: list[str]) -> Iterator[Stub]:
+    server = Stub(script)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("script", "received"),
+    [
+        (["stop 4"], [10, 6, 2]),  # the instance stopped: the unevaluated tail is sent again
+        (["cut 5"], [10, 6, 2]),  # the answer cut: its last item is not trusted, and sent again
+        (["503", "503", "503"], [10, 10, 10, 10, 2]),  # three retries in a row
+    ],
+)
+def test_batches_not_answered_in_full_are_sent_again(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    script: list[str],
+    received: list[int],
+) -> None:
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    records, _ = falsified()
+    games = write_ndjson(tmp_path / "games.ndjson", [*records[:11], "{not json"])
+    _, in_process, _ = replay(capsys, str(games), "--jobs", "1")
+    with stub(copy.copy(script)) as server:
+        status, out, err = replay(capsys, str(games), "--url", server.base, "--batch-size", "10", "--jobs", "1")
+        assert status == 1, err
+        assert server.received == received
+    assert without_rate(out) == without_rate(in_process)
+
+
+def test_a_problem_answer_stops_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:3])
+    with stub(["422"]) as server:
+        status, out, err = replay(capsys, str(games), "--url", server.base)
+    assert (status, out) == (2, "")
+    assert err == f"tarot-rules: {server.base}: the service refused a batch: 422 Nope: Not now.\n"
+    with stub(["503"] * 4) as server:
+        status, _, err = replay(capsys, str(games), "--url", server.base)
+    assert status == 2
+    assert err == f"tarot-rules: cannot replay against {server.base}: 503 Service Unavailable (4 attempts)\n"
