@@ -2,13 +2,13 @@
 -- summary printed as one JSON line that load/run.py reads.
 local M = {}
 
-function M.post(path, body_file)
+function M.post(path, body_file, content_type)
   local f = assert(io.open(body_file, "rb"))
   wrk.method = "POST"
   wrk.path = path
   wrk.body = f:read("*a")
   f:close()
-  wrk.headers["Content-Type"] = "application/json"
+  wrk.headers["Content-Type"] = content_type or "application/json"
   -- A client that opens a connection per request says so; with WRK_KEEPALIVE=1, wrk keeps
   -- its connections and sends request after request on them, as a backend's pool does.
   if os.getenv("WRK_KEEPALIVE") ~= "1" then

@@ -20,3 +20,8 @@ application iterates (the request metrics then time the whole stream)."""
 STREAMED_PATHS = frozenset({"/v1/deals/evaluate-batch"})
 """Paths whose requests may run long (a batch streams for as long as its body lasts): the
 worker serves them in a greenlet of their own, never in its acceptor."""
+
+PAUSE = "tarot.pause"
+"""WSGI environ key: a callable, without arguments, that a long answer (a batch) calls between
+two steps to let the server's other work run; absent where there is nothing else to run (the
+worker gives gevent's ``sleep``, a switch to the other greenlets)."""

@@ -54,7 +54,7 @@ from gunicorn.http import RequestParser, errors, wsgi
 from gunicorn.http.body import LengthReader
 from gunicorn.workers.ggevent import GeventWorker
 
-from .connection import CLOSE_CONNECTION, DRAINING, STREAMED_PATHS
+from .connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED_PATHS
 
 PROBLEM_BASE = "/problems/"
 
@@ -408,6 +408,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 req, sock, addr, listener_name, self.cfg, Response, (hold, self.limits.answer_buffer_bytes)
             )
             environ["wsgi.multithread"] = True
+            environ[PAUSE] = gevent.sleep
             self.nr += 1
             if self.nr >= self.max_requests and self.alive:
                 self.log.info("Autorestarting worker after current request.")

@@ -7,15 +7,16 @@ the body, and the answer's first lines leave while the last ones are still arriv
 bounded more tightly since it is parsed and answered whole.
 
 Sharing the process: a worker computes one deal at a time. After every record the batch
-lets the worker's other requests run (``time.sleep(0)`` is a switch to the other greenlets
-under gunicorn's gevent worker, which patches it), so a request arriving during a batch
-waits for at most one deal's evaluation per batch in progress on its worker, not for the
-batch. The batch itself keeps the worker's heartbeat going the same way, so gunicorn's
-worker timeout never cuts it; the server's body deadline still applies to each read.
+lets the worker's other requests run (the server's pause, :data:`~service.connection.PAUSE`:
+a switch to the other greenlets), so a request arriving during a batch waits for at most
+one deal's evaluation per batch in progress on its worker, not for the batch. The batch
+itself keeps the worker's heartbeat going the same way, so gunicorn's worker timeout never
+cuts it; the server's body deadline still applies to each read.
 """
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -27,7 +28,7 @@ from marshmallow import fields
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
-from ...connection import CLOSE_CONNECTION, DRAINING, STREAMED
+from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
 from ..pipeline.jsonio import dumps
 from ..pipeline.parsing import JSON, operation, read_body, read_json, stalled
@@ -53,6 +54,8 @@ NDJSON = "application/x-ndjson"
 
 FLUSH_BYTES = 32 * 1024
 """Answer lines are sent in writes of about this size..."""
+READ_BYTES = 64 * 1024
+"""The body is read in blocks of this size (answers to a block's lines leave as they are made)."""
 FLUSH_SECONDS = 0.05
 """...or as soon as this long has passed since the last write, so a slow upload sees its
 answers come back as it goes."""
@@ -185,6 +188,25 @@ def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[st
     return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
 
 
+class _Blocks(io.RawIOBase):
+    """A server's body stream read in blocks (``read`` returns once it has a block, or at the end)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _no_pause() -> None:
+    pass
+
+
 class _CutShortError(Exception):
     """The body ended before its Content-Length (a server may hand over what came, silently)."""
 
@@ -201,6 +223,7 @@ def _lines(
     stream: IO[bytes], observe: Observer, tally: Tally, draining: Callable[[], bool], environ: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """Every item of an NDJSON body, read one line at a time; at a stop, the item that says why."""
+    pause = environ.get(PAUSE, _no_pause)
     announced = None if environ.get("HTTP_TRANSFER_ENCODING") else environ.get("CONTENT_LENGTH")
     expected = int(announced) if announced else None
     received = 0
@@ -244,14 +267,18 @@ def _lines(
         tally.count(item)
         yield item
         index += 1
-        time.sleep(0)  # the worker's other requests run here (see the module's docstring)
+        pause()  # the worker's other requests run here (see the module's docstring)
 
 
 def _ndjson(req: flask.Request) -> Response:
     """The streamed answer to an NDJSON body."""
     environ = req.environ
     # Not the application's body limit: a batch is bounded per line and in lines instead.
-    stream = get_input_stream(environ, max_content_length=None)
+    raw = get_input_stream(environ, max_content_length=None)
+    # Lines are cut from blocks of the body: the servers' own readline is slow here (Werkzeug's
+    # reads a byte at a time; gunicorn's copies the rest of its buffer, up to 1 MiB, for every
+    # kibibyte), and cost as much as a deal's evaluation.
+    stream = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else _Blocks(raw), READ_BYTES)
     counts = telemetry.BatchTelemetry()
     config = flask.current_app.config
     tally = Tally()
@@ -321,11 +348,12 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     counts = telemetry.BatchTelemetry()
     tally = Tally()
     results = []
+    pause = flask.request.environ.get(PAUSE, _no_pause)
     for index, data in enumerate(req["deals"]):
         item = record_item(index, data, counts.observe)
         tally.count(item)
         results.append(item)
-        time.sleep(0)  # the worker's other requests run here (see the module's docstring)
+        pause()  # the worker's other requests run here (see the module's docstring)
     summary = tally.summary()
     counts.done(flask.request.environ, summary)
     return {"results": results, "summary": summary}
