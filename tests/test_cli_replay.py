@@ -27,7 +27,7 @@ import pytest
 
 from service.api.pipeline.jsonio import dumps
 from service.api.pipeline.records import LINE_MAX_BYTES, Tally, line_item
-from service.cli import main, remote
+from service.cli import local, main, remote
 
 from .conftest import deal_request, golden
 from .dealgen import random_deal
@@ -488,3 +488,31 @@ def test_a_problem_answer_stops_the_replay(
         status, _, err = replay(capsys, str(games), "--url", server.base)
     assert status == 2
     assert err == f"tarot-rules: cannot replay against {server.base}: 503 Service Unavailable (4 attempts)\n"
+
+
+def test_workers_reading_spans_of_a_file_report_as_one_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Spans of a few hundred bytes: every edge of the cutting is met many times.
+    monkeypatch.setattr(local, "SPAN_BYTES", 300)
+    lines = [json.dumps(r).encode() for r in golden_records()[:12]]
+    body = (
+        b"\n\n"  # blank lines before the first record
+        + lines[0] + b"\r\n" + lines[1] + b"\n\n  \n"  # CRLF, blank lines between records
+        + b'{"id": "' + b"x" * (LINE_MAX_BYTES + 10) + b'"}\n'  # a line over the limit
+        + b"not json\n"
+        + b"\n".join(lines[2:]) + b"\n"
+        + b"x" * (LINE_MAX_BYTES + 5) + b"\n"  # another, right before the last line
+        + lines[0]  # no end of line
+    )  # fmt: skip
+    games = tmp_path / "games.ndjson"
+    games.write_bytes(body)
+    outs = []
+    for jobs in ("1", "2"):
+        report = tmp_path / f"report-{jobs}.xml"
+        status, out, _ = replay(capsys, str(games), "--jobs", jobs, "--junit", str(report))
+        assert status == 1
+        outs.append((without_rate(out), report.read_bytes()))
+    assert outs[0] == outs[1]
+    assert summary(outs[0][0])["records"] == 16
+    assert summary(outs[0][0])["malformed"] == 3

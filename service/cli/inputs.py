@@ -183,22 +183,76 @@ def _elements(file_no: int, source: Source, stream: io.BufferedReader, skipped: 
 def read_records(sources: Sequence[Source]) -> Iterator[Record]:
     """Every record of every file, in order."""
     for file_no, source in enumerate(sources):
-        opened: AbstractContextManager[io.BufferedReader]
-        if source.stdin is not None:
-            opened = nullcontext(source.stdin)
-        else:
-            assert source.path is not None
-            opened = _open_file(source.path)
-        try:
-            with opened as stream:
-                if source.stdin is None:
-                    _skip_blank_lines(stream)  # as when detected (standard input's are consumed already)
-                if source.array:
-                    yield from _elements(file_no, source, stream, source.skipped)
-                else:
-                    yield from _lines(file_no, stream, source.skipped)
-        except OSError as exc:
-            raise CommandError(UNREADABLE.format(name=source.name, reason=exc.strerror or exc)) from None
+        yield from records_of(file_no, source)
+
+
+def records_of(file_no: int, source: Source) -> Iterator[Record]:
+    """Every record of one file, in order."""
+    opened: AbstractContextManager[io.BufferedReader]
+    if source.stdin is not None:
+        opened = nullcontext(source.stdin)
+    else:
+        assert source.path is not None
+        opened = _open_file(source.path)
+    try:
+        with opened as stream:
+            if source.stdin is None:
+                _skip_blank_lines(stream)  # as when detected (standard input's are consumed already)
+            if source.array:
+                yield from _elements(file_no, source, stream, source.skipped)
+            else:
+                yield from _lines(file_no, stream, source.skipped)
+    except OSError as exc:
+        raise CommandError(UNREADABLE.format(name=source.name, reason=exc.strerror or exc)) from None
+
+
+class Span(NamedTuple):
+    """A run of whole lines of an NDJSON file, for a worker process to read itself."""
+
+    file_no: int
+    path: str
+    start: int
+    """Byte offset of its first line."""
+    size: int
+    line_no: int
+    """Lines of the file before it."""
+
+
+def spans(file_no: int, path: str, size: int) -> Iterator[Span | list[Record]]:
+    """An NDJSON file cut into spans of about ``size`` bytes of whole lines; a line over the
+    service's limit comes between two spans as its own record, and is never held."""
+    try:
+        with open(path, "rb") as f:
+            start = position = line_no = first = 0
+            while line := f.readline(LINE_MAX_BYTES + 1):
+                if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+                    if position > start:
+                        yield Span(file_no, path, start, position - start, first)
+                    while line and not line.endswith(b"\n"):
+                        position += len(line)
+                        line = f.readline(_DRAIN_BYTES)
+                    line_no += 1
+                    yield [Record(file_no, line_no, LineTooLong())]
+                    start = position = position + len(line)
+                    first = line_no
+                    continue
+                position += len(line)
+                line_no += 1
+                if position - start >= size:
+                    yield Span(file_no, path, start, position - start, first)
+                    start, first = position, line_no
+            if position > start:
+                yield Span(file_no, path, start, position - start, first)
+    except OSError as exc:
+        raise CommandError(UNREADABLE.format(name=path, reason=exc.strerror or exc)) from None
+
+
+def span_records(span: Span) -> Iterator[Record]:
+    """The records of a span, read from its file (in a worker process)."""
+    with open(span.path, "rb") as f:
+        f.seek(span.start)
+        data = f.read(span.size)
+    yield from _lines(span.file_no, io.BufferedReader(io.BytesIO(data)), span.line_no)
 
 
 def count_lines(sources: Sequence[Source]) -> int | None:

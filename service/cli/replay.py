@@ -200,12 +200,11 @@ def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
     junit = JUnitReport(args.junit, [s.name for s in sources]) if args.junit else None
     report = Report(sources, junit)
-    records = read_records(sources)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
-        parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size).evaluate(records)
+        parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size).evaluate(read_records(sources))
     else:
-        parts = evaluate_locally(records, args.jobs or os.cpu_count() or 1)
+        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1)
     try:
         with _progress(sources, args.quiet) as bar:
             started = time.perf_counter()
