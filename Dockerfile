@@ -1,18 +1,24 @@
 # The service image: gunicorn serving service.wsgi:app with gunicorn.conf.py.
 ARG PYTHON_IMAGE=python:3.11.14-slim-bookworm
 
-# Build stage: the pinned runtime dependencies in a virtualenv, and the code byte-compiled
-# (the root filesystem is read-only at run time, so nothing can be compiled later). The
-# base image's pip installs into the virtualenv, which thus carries no pip (24 MB less).
+# Build stage: the pinned runtime dependencies in a virtualenv, the service installed there,
+# all byte-compiled (the root filesystem is read-only at run time, so nothing can be
+# compiled later). The base image's pip installs into the virtualenv, which thus carries no
+# pip (24 MB less).
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY requirements/runtime.lock /tmp/runtime.lock
 RUN python -m venv --without-pip /opt/venv \
     && python -m pip --python /opt/venv/bin/python install --no-cache-dir -r /tmp/runtime.lock
+# The service as a package (its dependencies are the lock's): the code, and the tarot-rules
+# command, which CI jobs run from this image.
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY service ./service
+RUN python -m pip --python /opt/venv/bin/python install --no-cache-dir --no-deps . \
+    && python -m compileall -q /opt/venv
 WORKDIR /app
 COPY gunicorn.conf.py ./
-COPY service ./service
-RUN python -m compileall -q /app/service /opt/venv
 
 # Runtime stage: no build tools, a numeric non-root user.
 FROM ${PYTHON_IMAGE}

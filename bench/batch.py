@@ -10,7 +10,8 @@
    the order; the ratios are medians of per-round ratios.
 2. ``tarot-rules replay`` in process on 10 000 random legal deals, ``--jobs 1`` against
    ``--jobs 2`` (the rate the command reports, alternating, best of the rounds for each), and
-   beside it what two processes of pure CPU work reach against one: the machine's ceiling.
+   beside it the machine's ceiling: two one-job replays of half the file each, run at once
+   (the same work, nothing shared), and two processes of pure CPU work.
 3. Memory while a 50 000-deal NDJSON stream goes through one worker (its resident set before
    and at its peak), and the peak of the command line replaying the same 50 000 in process.
 """
@@ -88,23 +89,42 @@ def write_deals(path: Path, count: int) -> None:
             f.write(json.dumps({"id": f"deal-{i}", **pool[i % len(pool)]}).encode() + b"\n")
 
 
-def replay(path: Path, jobs: int) -> tuple[float, int]:
-    """Deals per second (as the command reports them: from its first record to its last,
-    start-up aside) and peak resident KiB of ``tarot-rules replay`` (its process and workers)."""
+def _replay_command(path: Path, jobs: int) -> list[str]:
     code = (
         "import resource, sys; from service.cli import main; status = main(sys.argv[1:]); "
         "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss; "
         "print(max(own, kids), file=sys.stderr); sys.exit(status)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, "replay", "--quiet", "--jobs", str(jobs), str(path)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    return [sys.executable, "-c", code, "replay", "--quiet", "--jobs", str(jobs), str(path)]
+
+
+def _rate(stdout: str) -> float:
+    [rate] = [float(line.split()[-1]) for line in stdout.splitlines() if line.startswith("deals/s")]
+    return rate
+
+
+def halves_at_once(path: Path) -> float:
+    """Deals/s of two one-job replays of half the file each, run at once: the same work on two
+    cores with nothing shared, what this machine allows two processes of it."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    halves = [path.with_suffix(".a.ndjson"), path.with_suffix(".b.ndjson")]
+    halves[0].write_bytes(b"".join(lines[: len(lines) // 2]))
+    halves[1].write_bytes(b"".join(lines[len(lines) // 2 :]))
+    procs = [
+        subprocess.Popen(_replay_command(half, 1), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for half in halves
+    ]
+    return sum(_rate(proc.communicate()[0]) for proc in procs)
+
+
+def replay(path: Path, jobs: int) -> tuple[float, int]:
+    """Deals per second (as the command reports them: from its first record to its last,
+    start-up aside) and peak resident KiB of ``tarot-rules replay`` (its process and workers)."""
+    done = subprocess.run(_replay_command(path, jobs), cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"replay failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    [rate] = [float(line.split()[-1]) for line in done.stdout.splitlines() if line.startswith("deals/s")]
-    return rate, int(done.stderr.strip().splitlines()[-1])
+    return _rate(done.stdout), int(done.stderr.strip().splitlines()[-1])
 
 
 def _burn(n: int) -> int:
@@ -137,15 +157,19 @@ def cli_runs(work: Path, rounds: int) -> dict[str, Any]:
     path = work / "deals_10000.ndjson"
     write_deals(path, 10_000)
     rates: dict[int, list[float]] = {1: [], 2: []}
+    halves = []
     for round_ in range(rounds):
         for jobs in (1, 2) if round_ % 2 == 0 else (2, 1):
             rates[jobs].append(replay(path, jobs)[0])
+        halves.append(halves_at_once(path))
     one, two = max(rates[1]), max(rates[2])
     return {
         "deals": 10_000,
         "jobs_1_deals_per_s": one,
         "jobs_2_deals_per_s": two,
         "ratio": two / one,
+        "halves_at_once_deals_per_s": max(halves),
+        "halves_ratio": max(halves) / one,
         "pure_cpu_two_processes": parallel_ceiling(rounds),
         "rounds": rounds,
     }
@@ -232,8 +256,9 @@ def main() -> int:
           f"{http['ratio_to_keep']:.2f} | ≥ {TARGET_HTTP} |")  # fmt: skip
     print(f"| NDJSON batches of {BATCH_SIZE} | {http['batch_deals_per_s']:.0f} | — | |")
     print(f"\ntarot-rules replay, 10 000 deals in process: 1 job {cli['jobs_1_deals_per_s']:.0f} deals/s, "
-          f"2 jobs {cli['jobs_2_deals_per_s']:.0f} deals/s: {cli['ratio']:.2f}× (target ≥ {TARGET_CLI}); "
-          f"two processes of pure CPU work: {cli['pure_cpu_two_processes']:.2f}× (the machine's ceiling)")  # fmt: skip
+          f"2 jobs {cli['jobs_2_deals_per_s']:.0f} deals/s: {cli['ratio']:.2f}× (target ≥ {TARGET_CLI}); the "
+          f"machine's ceiling: two one-job replays of half the file at once {cli['halves_ratio']:.2f}×, "
+          f"two processes of pure CPU work {cli['pure_cpu_two_processes']:.2f}×")  # fmt: skip
     print(f"\n50 000-deal stream ({memory['body_mib']:.0f} MiB in, {memory['answer_mib']:.0f} MiB out, "
           f"{memory['seconds']:.1f} s): worker {memory['worker_rss_before_mib']:.0f} MiB before, "
           f"{memory['worker_rss_peak_mib']:.0f} MiB at peak; tarot-rules replay of the same, "

@@ -413,3 +413,11 @@ def test_metrics_count_each_deal_and_each_record(records: list[dict[str, Any]]) 
     assert evaluated == 5
     assert 'tarot_batch_records_total{outcome="malformed"} 1.0' in metrics
     assert 'tarot_claims_checked_total{agree="true"} 5.0' in metrics
+
+
+def test_the_readme_replay_example_answers_as_it_says(client: FlaskClient) -> None:
+    body = (ROOT / "docs" / "examples" / "replay.ndjson").read_bytes()
+    items, summary = post_lines(client, body)
+    assert [item["id"] for item in items] == ["game-1", "game-2", "game-3"]
+    assert items[1]["result"]["claims"]["mismatches"][0]["pointer"] == "/claims/points"
+    assert (summary["valid"], summary["malformed"], summary["claims_disagree"]) == (2, 1, 1)
