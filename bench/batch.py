@@ -90,9 +90,11 @@ def write_deals(path: Path, count: int) -> None:
 
 
 def _replay_command(path: Path, jobs: int) -> list[str]:
+    # The process's own peak from /proc (ru_maxrss would carry over the peak of the process
+    # that started it, across exec); its workers' from getrusage (forked from it, no exec).
     code = (
-        "import resource, sys; from service.cli import main; status = main(sys.argv[1:]); "
-        "own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+        "import re, resource, sys; from service.cli import main; status = main(sys.argv[1:]); "
+        "own = int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)); "
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss; "
         "print(max(own, kids), file=sys.stderr); sys.exit(status)"
     )
