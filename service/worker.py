@@ -40,12 +40,13 @@ import errno
 import io
 import json
 import socket
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import IO, Any
 
 import gevent
 from gevent.lock import BoundedSemaphore
@@ -74,6 +75,7 @@ _STATUS: tuple[tuple[type[Exception], HTTPStatus, str], ...] = (
 _SERVER_SIDE = (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName, errors.ConfigurationProblem)
 
 _END_OF_HEADERS = b"\r\n\r\n"
+_SPILL_READ = 1024 * 1024
 _FIRST_READ = 65536
 
 # accept() failures that only mean "not now".
@@ -96,7 +98,10 @@ class ConnectionLimits:
     drain_bytes: int = 64 * 1024
     """Most of an unread request body discarded to keep the connection for the next request."""
     answer_buffer_bytes: int = 4 * 1024 * 1024
-    """Most of a streamed answer kept for a client that is not reading it yet (see :class:`Response`)."""
+    """Most of a streamed answer kept in memory for a client that is not reading it yet (see
+    :class:`Response`)..."""
+    answer_spill_bytes: int = 1024 * 1024 * 1024
+    """...and then in a temporary file."""
 
 
 class HeaderTimeoutError(Exception):
@@ -148,20 +153,28 @@ class Response(wsgi.Response):  # type: ignore[misc]
     document, and one write instead of two saves a system call per request.
 
     A streamed answer (chunked: a batch) is sent as far as the client takes it without
-    waiting, and the rest kept, up to ``buffer_bytes``; only past that does a write wait
-    for the client. Many HTTP clients send a whole request body before they read any of
-    the answer: were every write to wait, a batch would stop as soon as the socket buffers
-    filled, and so would the client, each waiting for the other until a deadline.
+    waiting; the rest is kept, in memory up to ``buffer_bytes``, then in a temporary file up
+    to ``spill_bytes``, and sent as the client takes it. Many HTTP clients send a whole
+    request body before they read any of the answer: were every write to wait for them, a
+    batch would stop as soon as the socket buffers filled, and so would the client, each
+    waiting for the other until a deadline. Past ``spill_bytes`` a write does wait.
     """
 
     headers_sent: bool
 
-    def __init__(self, req: Any, sock: Any, cfg: Any, hold: bool = False, buffer_bytes: int = 0) -> None:
+    def __init__(
+        self, req: Any, sock: Any, cfg: Any, hold: bool = False, buffer_bytes: int = 0, spill_bytes: int = 0
+    ) -> None:
         super().__init__(req, sock, cfg)
         self._out: list[bytes] | None = [] if hold else None
         self._head = b""
+        # A streamed answer's bytes not yet sent, oldest first: those in memory, then those
+        # in the spill file (from ``_spilled_from`` to its end).
         self._pending = bytearray()
         self._buffer_bytes = buffer_bytes
+        self._spill_bytes = spill_bytes
+        self._spill: IO[bytes] | None = None
+        self._spilled_from = 0
 
     def send_headers(self) -> None:
         if self.headers_sent:
@@ -179,9 +192,13 @@ class Response(wsgi.Response):  # type: ignore[misc]
     def close(self) -> None:
         self.send_headers()
         self._put(b"0\r\n\r\n" if self.chunked else b"")
-        if self._pending:
-            self.sock.sendall(self._pending)
-            self._pending.clear()
+        try:
+            while self._refill():
+                self.sock.sendall(self._pending)  # the rest waits for the client (body deadline)
+                self._pending.clear()
+        finally:
+            if self._spill is not None:
+                self._spill.close()
 
     def _put(self, data: bytes) -> None:
         if self._head:
@@ -196,17 +213,55 @@ class Response(wsgi.Response):  # type: ignore[misc]
             self._stream(data)
 
     def _stream(self, data: bytes) -> None:
-        pending = self._pending
-        pending += data
-        if len(pending) > self._buffer_bytes:
-            self.sock.sendall(pending)  # waits for the client (within the body deadline)
-            pending.clear()
-            return
-        try:
-            sent = self.sock.send(pending, 0, timeout=0.0)
-        except BlockingIOError:
-            return
-        del pending[:sent]
+        spilled = self._spill is not None and self._spill.tell() > self._spilled_from
+        if not spilled and len(self._pending) + len(data) <= self._buffer_bytes:
+            self._pending += data
+        elif self._spill is None or self._spill.tell() - self._spilled_from < self._spill_bytes:
+            if self._spill is None:
+                # Closed by close() or discard(), whichever ends the answer.
+                self._spill = tempfile.TemporaryFile(prefix="tarot-answer-")  # noqa: SIM115
+            self._spill.write(data)
+        else:
+            # Past both bounds: wait for the client to take what is kept (body deadline).
+            while self._refill():
+                self.sock.sendall(self._pending)
+                self._pending.clear()
+            self._pending += data
+        self._send_ready()
+
+    def discard(self) -> None:
+        """Drop what was kept of an answer that will not be finished (the client left)."""
+        self._pending.clear()
+        if self._spill is not None:
+            self._spill.close()
+
+    def _refill(self) -> bool:
+        """Move the oldest spilled bytes to memory when it is empty; whether any are left to send."""
+        spill = self._spill
+        if not self._pending and spill is not None:
+            end = spill.tell()
+            if end > self._spilled_from:
+                spill.seek(self._spilled_from)
+                self._pending += spill.read(min(end - self._spilled_from, _SPILL_READ))
+                self._spilled_from += len(self._pending)
+                if self._spilled_from == end:
+                    spill.seek(0)
+                    spill.truncate()
+                    self._spilled_from = 0
+                else:
+                    spill.seek(end)
+        return bool(self._pending)
+
+    def _send_ready(self) -> None:
+        """Send what the client takes now, without waiting."""
+        while self._refill():
+            try:
+                sent = self.sock.send(self._pending, 0, timeout=0.0)
+            except BlockingIOError:
+                return
+            del self._pending[:sent]
+            if self._pending:
+                return  # the socket took part: it is full
 
     def take(self) -> bytes:
         """What a holding response has kept back."""
@@ -405,7 +460,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         try:
             self.cfg.pre_request(self, req)
             resp, environ = wsgi.create(
-                req, sock, addr, listener_name, self.cfg, Response, (hold, self.limits.answer_buffer_bytes)
+                req,
+                sock,
+                addr,
+                listener_name,
+                self.cfg,
+                Response,
+                (hold, self.limits.answer_buffer_bytes, self.limits.answer_spill_bytes),
             )
             environ["wsgi.multithread"] = True
             environ[PAUSE] = gevent.sleep
@@ -431,6 +492,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             if resp is not None and resp.headers_sent:
                 # Part of an answer may be out: nothing sensible can follow it on this connection.
                 self.log.exception("Error handling request")
+                resp.discard()
                 resp.force_close()
                 return resp, False
             raise

@@ -337,9 +337,9 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     problem item (`empty_line`), a line over the limit `line_too_long`. If the body is cut
     short, stalls, passes the line limit, or the instance begins to shut down, the stream
     ends with a problem item at the first record not evaluated and a summary with
-    `complete: false` and `unevaluated_from`: send those records again. Read the answer
-    while sending: a client that sends the whole body first gets up to about 4 MiB of
-    answers held for it (some 2 000 deals), then the connection stalls until its deadline.
+    `complete: false` and `unevaluated_from`: send those records again. A client that
+    sends the whole body before reading the answer is served too: what it does not take
+    yet is kept for it (4 MiB in memory, the rest in a temporary file).
 
     **JSON** (`Content-Type: application/json`): `{"deals": [...]}`, at most 1 000 records
     and 4 MiB; the answer is `{"results": [...], "summary": {...}}` with the same items.
