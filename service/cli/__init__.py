@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import replay
+from . import deal, replay
 from .errors import CommandError
 
 PROG = "tarot-rules"
-SUBCOMMANDS = (replay,)
+SUBCOMMANDS = (deal, replay)
 """In the order ``--help`` lists them."""
 
 # User-facing text, in one place for the translation to come.

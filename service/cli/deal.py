@@ -1,0 +1,154 @@
+"""``tarot-rules deal``: random deals, legally played, the same for the same seed, as deal records.
+
+For teams testing their own Tarot engine: each deal is a ``POST /v1/deals/evaluate`` request
+(hands, dog, bids, call, discard, poignées, every card played) written as one line of JSON, so
+that ``--count`` deals make an NDJSON file ``tarot-rules replay`` reads as it is. With
+``--claims`` each record also carries what the service's own evaluation says of it, the
+answers an engine under test has to find.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Iterator
+from enum import Enum
+from typing import Any
+
+import orjson
+
+from service.api.operations.evaluate import ID_MAX_LENGTH, PASS
+from service.api.pipeline.records import record_item
+from service.rules.cards import Card, format_card
+from service.rules.playout import random_deal
+from service.rules.record import DealRecord
+from service.rules.table import PLAYER_COUNTS
+from service.rules.variants import FFT
+
+from .errors import CommandError
+
+# User-facing text, in one place for the translation to come.
+HELP = "print random deals, legally played, as deal records (the same for the same seed)"
+DESCRIPTION = (
+    "Deal, bid, call, discard and play random deals by the rules, and print each as one line of "
+    "JSON: the POST /v1/deals/evaluate request, ready for tarot-rules replay. The same seed gives "
+    "the same deal with the same version of the service."
+)
+PLAYERS_HELP = "players at the table"
+SEED_HELP = "the first deal's seed, a whole number from 0"
+COUNT_HELP = "how many deals, seeds SEED, SEED+1, … (default: 1)"
+ID_PREFIX_HELP = "give each record the id PREFIX followed by its seed"
+CLAIMS_HELP = "add the claims the rules make true (validity, trick winners, points, oudlers, partner, scores)"
+NOT_WHOLE = "not a whole number from {minimum}: {value}"
+ID_TOO_LONG = "--id-prefix: the ids would run to {length} characters; an id has at most {limit}"
+NOT_EVALUATED = "deal {seed} could not be evaluated: {detail}"
+
+
+def _whole(minimum: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(NOT_WHOLE.format(minimum=minimum, value=text))
+        return value
+
+    return parse
+
+
+def add_parser(commands: Any) -> None:
+    """The ``deal`` subcommand, on the ``add_subparsers()`` object of the main parser."""
+    parser = commands.add_parser("deal", help=HELP, description=DESCRIPTION)
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, required=True, help=PLAYERS_HELP)
+    parser.add_argument("--seed", type=_whole(0), required=True, metavar="SEED", help=SEED_HELP)
+    parser.add_argument("--count", type=_whole(1), default=1, metavar="K", help=COUNT_HELP)
+    parser.add_argument("--id-prefix", metavar="PREFIX", help=ID_PREFIX_HELP)
+    parser.add_argument("--claims", action="store_true", help=CLAIMS_HELP)
+    parser.set_defaults(run=run)
+
+
+def _codes(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [format_card(c) for c in cards]
+
+
+def request_of(record: DealRecord, record_id: str | None = None) -> dict[str, Any]:
+    """The ``POST /v1/deals/evaluate`` request of a deal record, its keys in the request's order."""
+    request: dict[str, Any] = {} if record_id is None else {"id": record_id}
+    request.update(
+        players=record.players,
+        dealer=record.dealer,
+        hands=None if record.hands is None else [_codes(hand) for hand in record.hands],
+        dog=_codes(record.dog),
+        contract=None if record.contract is None else record.contract.value,
+        taker=record.taker,
+        bids=None if record.bids is None else [PASS if bid is None else bid.value for bid in record.bids],
+        called_card=None if record.called_card is None else format_card(record.called_card),
+        discard=_codes(record.discard),
+        chelem_announced=record.chelem_announced,
+        poignees=[{"seat": p.seat, "cards": _codes(p.cards)} for p in record.poignees],
+        plays=_codes(record.plays),
+    )
+    if record.rules != FFT:
+        # Only the flags that differ from the FFT (the request leaves the others out); an enum
+        # as its plain string, as JSON parsing would give it.
+        request["rules"] = {
+            f.name: value.value if isinstance(value, Enum) else value
+            for f in dataclasses.fields(record.rules)
+            if (value := getattr(record.rules, f.name)) != getattr(FFT, f.name)
+        }
+    return request
+
+
+def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
+    """What the service's evaluation says of a request, as the claims an engine would make."""
+    item = record_item(0, request)
+    answer = item.get("result")
+    if answer is None:
+        raise CommandError(NOT_EVALUATED.format(seed=seed, detail=item["problem"]["detail"]))
+    points = None if answer["points"] is None else answer["points"]["attack"]
+    violations = answer["violations"]
+    first = violations[0] if violations else None
+    return {
+        "valid": answer["valid"],
+        "trick_winners": [t["winner"] for t in answer["tricks"] if len(t["cards"]) == request["players"]],
+        # 40, not 40.0: the points as an engine would write them.
+        "points": int(points) if points is not None and points == int(points) else points,
+        "oudlers": None if answer["oudlers"] is None else answer["oudlers"]["attack"],
+        "partner": answer["partner"],
+        "scores": None if answer["score"] is None else answer["score"]["scores"],
+        "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
+    }
+
+
+def deal_lines(players: int, seed: int, count: int, id_prefix: str | None, claims: bool) -> Iterator[bytes]:
+    """The NDJSON lines of ``count`` deals from ``seed``, each ended by a newline."""
+    for deal_seed in range(seed, seed + count):
+        request = request_of(random_deal(players, deal_seed), None if id_prefix is None else f"{id_prefix}{deal_seed}")
+        if claims:
+            request["claims"] = claims_of(request, deal_seed)
+        yield orjson.dumps(request) + b"\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.id_prefix is not None:
+        longest = f"{args.id_prefix}{args.seed + args.count - 1}"  # seeds grow, and so do their ids
+        if len(longest) > ID_MAX_LENGTH:
+            raise CommandError(ID_TOO_LONG.format(length=len(longest), limit=ID_MAX_LENGTH))
+    # Bytes straight to the binary stream where there is one: UTF-8 whatever the locale says.
+    binary = getattr(sys.stdout, "buffer", None)
+    try:
+        for line in deal_lines(args.players, args.seed, args.count, args.id_prefix, args.claims):
+            if binary is not None:
+                binary.write(line)
+            else:
+                sys.stdout.write(line.decode())
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped (``| head``): no traceback, and none again when Python flushes at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return 0
