@@ -41,8 +41,8 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests load bench
-	$(BIN)/ruff format --check service tests load bench
+	$(BIN)/ruff check service tests load bench conformance
+	$(BIN)/ruff format --check service tests load bench conformance
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

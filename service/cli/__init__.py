@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import deal, replay
+from . import conformance, deal, replay
 from .errors import CommandError
 
 PROG = "tarot-rules"
-SUBCOMMANDS = (deal, replay)
+SUBCOMMANDS = (conformance, deal, replay)
 """In the order ``--help`` lists them."""
 
 # User-facing text, in one place for the translation to come.

@@ -1,0 +1,262 @@
+"""The conformance kit: its case files read and checked, and an answer compared with a case's expectations.
+
+A kit is a directory whose ``cases/**/*.json`` files each hold a ``description`` and a list of
+``cases`` (the format is described in ``conformance/README.md``). Each case poses one request
+to one operation and states, per JSON pointer (RFC 6901) into the 200 answer, the value that
+must be there. :func:`load_kit` reads them all or raises :class:`~.errors.CommandError` naming
+the file and the case at fault; :func:`compare` lists where an answer differs from a case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+
+from .errors import CommandError
+
+CASES_DIRECTORY = "cases"
+
+# User-facing text, in one place for the translation to come.
+NO_KIT = "{path}: no conformance kit there (no such directory)"
+NO_CASE_FILES = "{path}: no case files (cases/**/*.json) in this kit"
+UNREADABLE = "{path}: cannot read the case file: {reason}"
+NOT_JSON = "{path}: not a JSON file: {reason}"
+NOT_A_CASE_FILE = "{path}: not a case file: an object with a description and a list of cases is expected"
+FILE_FIELD = "{path}: the file's {field!r} is missing or not {kind}"
+CASE_NOT_OBJECT = "{path}: case {number}: not a JSON object"
+CASE_FIELD = "{path}: case {number}{id}: the field {field!r} is missing or not {kind}"
+BAD_POINTER = "{path}: case {number}{id}: {pointer!r} in {field!r} is not a JSON pointer (RFC 6901)"
+NOT_EXPECTED = "{path}: case {number}{id}: the unordered pointer {pointer!r} is not one of those in 'expect'"
+NOT_A_LIST = "{path}: case {number}{id}: the unordered pointer {pointer!r} expects {value}, not a list"
+EMPTY_EXPECT = "{path}: case {number}{id}: 'expect' is empty: the case would check nothing"
+DUPLICATE_ID = "{path}: case {number}: the id {id!r} is already that of a case in {other}"
+CASE_ID = " ({id})"
+KIND_STRING = "a string"
+KIND_LIST = "a list"
+KIND_STRINGS = "a list of strings"
+KIND_RULES = "a non-empty list of strings"
+KIND_OBJECT = "a JSON object"
+KIND_OPERATION = "an API path (starting with /)"
+NO_VALUE = "nothing (the pointer does not resolve in the answer)"
+NOT_AN_ARRAY = "not an array to compare in any order"
+
+# A JSON pointer: empty (the whole document), or /-separated tokens where ~ only escapes ~ and /.
+_POINTER = re.compile(r"(/([^~/]|~[01])*)*")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+class Case(NamedTuple):
+    file: str
+    """The case file's path relative to the kit, with / separators."""
+    number: int
+    """Its position in its file, from 1."""
+    id: str
+    description: str
+    rules: tuple[str, ...]
+    tags: tuple[str, ...]
+    operation: str
+    request: Any
+    expect: dict[str, Any]
+    unordered: frozenset[str]
+
+
+class CaseFile(NamedTuple):
+    path: str
+    """Relative to the kit, with / separators."""
+    description: str
+    cases: tuple[Case, ...]
+
+
+class Difference(NamedTuple):
+    """One pointer where the answer is not what the case expects."""
+
+    pointer: str
+    expected: Any
+    got: Any
+    """The value found, or :data:`MISSING`."""
+    unordered: bool
+    why: str = ""
+    """Set when ``got`` is not comparable at all: it says why."""
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+"""What a pointer that does not resolve finds."""
+
+
+def default_kit() -> Path:
+    """The kit of the repository this package is installed from: ``conformance/v1`` beside ``service``."""
+    return Path(__file__).resolve().parent.parent.parent / "conformance" / "v1"
+
+
+def load_kit(kit: Path) -> list[CaseFile]:
+    """Every case file of the kit, in path order; :class:`CommandError` at the first fault found."""
+    if not kit.is_dir():
+        raise CommandError(NO_KIT.format(path=kit))
+    root = kit / CASES_DIRECTORY
+    paths = sorted((p for p in root.rglob("*.json") if p.is_file()), key=lambda p: p.relative_to(root).parts)
+    if not paths:
+        raise CommandError(NO_CASE_FILES.format(path=kit))
+    files = [_load_file(path, path.relative_to(kit).as_posix()) for path in paths]
+    seen: dict[str, str] = {}
+    for case_file in files:
+        for case in case_file.cases:
+            if case.id in seen:
+                where = kit / case_file.path
+                raise CommandError(DUPLICATE_ID.format(path=where, number=case.number, id=case.id, other=seen[case.id]))
+            seen[case.id] = case_file.path
+    return files
+
+
+def _load_file(path: Path, name: str) -> CaseFile:
+    try:
+        data = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise CommandError(NOT_JSON.format(path=path, reason=exc)) from None
+    except OSError as exc:
+        raise CommandError(UNREADABLE.format(path=path, reason=exc.strerror or exc)) from None
+    if not isinstance(data, dict) or "cases" not in data:
+        raise CommandError(NOT_A_CASE_FILE.format(path=path))
+    if not isinstance(data.get("description"), str):
+        raise CommandError(FILE_FIELD.format(path=path, field="description", kind=KIND_STRING))
+    if not isinstance(data["cases"], list):
+        raise CommandError(FILE_FIELD.format(path=path, field="cases", kind=KIND_LIST))
+    cases = tuple(_case(path, name, number, raw) for number, raw in enumerate(data["cases"], 1))
+    return CaseFile(name, data["description"], cases)
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _case(path: Path, name: str, number: int, raw: Any) -> Case:
+    if not isinstance(raw, dict):
+        raise CommandError(CASE_NOT_OBJECT.format(path=path, number=number))
+    case_id = raw.get("id")
+    shown = CASE_ID.format(id=case_id) if isinstance(case_id, str) else ""
+
+    def fault(field: str, kind: str) -> CommandError:
+        return CommandError(CASE_FIELD.format(path=path, number=number, id=shown, field=field, kind=kind))
+
+    checks: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+        ("id", KIND_STRING, lambda v: isinstance(v, str) and v != ""),
+        ("description", KIND_STRING, lambda v: isinstance(v, str)),
+        ("rules", KIND_RULES, lambda v: _strings(v) and len(v) > 0),
+        ("tags", KIND_STRINGS, _strings),
+        ("operation", KIND_OPERATION, lambda v: isinstance(v, str) and v.startswith("/")),
+        ("request", KIND_OBJECT, lambda v: isinstance(v, dict)),
+        ("expect", KIND_OBJECT, lambda v: isinstance(v, dict)),
+    )
+    for field, kind, valid in checks:
+        if field not in raw or not valid(raw[field]):
+            raise fault(field, kind)
+    unordered = raw.get("unordered", [])
+    if not _strings(unordered):
+        raise fault("unordered", KIND_STRINGS)
+    expect: dict[str, Any] = raw["expect"]
+    if not expect:
+        raise CommandError(EMPTY_EXPECT.format(path=path, number=number, id=shown))
+    for field, pointers in (("expect", list(expect)), ("unordered", unordered)):
+        for pointer in pointers:
+            if not _POINTER.fullmatch(pointer):
+                raise CommandError(BAD_POINTER.format(path=path, number=number, id=shown, pointer=pointer, field=field))
+    for pointer in unordered:
+        # A pointer to compare in any order but with nothing expected there is a slip in the case.
+        if pointer not in expect:
+            raise CommandError(NOT_EXPECTED.format(path=path, number=number, id=shown, pointer=pointer))
+        if not isinstance(expect[pointer], list):
+            value = orjson.dumps(expect[pointer]).decode()
+            raise CommandError(NOT_A_LIST.format(path=path, number=number, id=shown, pointer=pointer, value=value))
+    return Case(
+        file=name,
+        number=number,
+        id=raw["id"],
+        description=raw["description"],
+        rules=tuple(raw["rules"]),
+        tags=tuple(raw["tags"]),
+        operation=raw["operation"],
+        request=raw["request"],
+        expect=expect,
+        unordered=frozenset(unordered),
+    )
+
+
+def resolve(document: Any, pointer: str) -> Any:
+    """The value at ``pointer`` (RFC 6901) in ``document``, or :data:`MISSING`."""
+    if pointer == "":
+        return document
+    value = document
+    for token in pointer[1:].split("/"):
+        # ~1 first: "~01" is "~1" in the key, not "/".
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict):
+            if key not in value:
+                return MISSING
+            value = value[key]
+        elif isinstance(value, list):
+            # "-" (past the end) and leading zeros name no element.
+            if not _INDEX.fullmatch(key) or int(key) >= len(value):
+                return MISSING
+            value = value[int(key)]
+        else:
+            return MISSING
+    return value
+
+
+def _number(value: Any) -> bool:
+    # JSON has no booleans among its numbers; Python's bool is an int.
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality: numbers by value (``40`` is ``40.0``), a boolean never a number."""
+    if _number(a) or _number(b):
+        return _number(a) and _number(b) and a == b
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+def same_elements(expected: list[Any], got: list[Any]) -> bool:
+    """Equal as multisets under :func:`json_equal`."""
+    if len(expected) != len(got):
+        return False
+    unmatched = list(got)
+    for element in expected:
+        for i, candidate in enumerate(unmatched):
+            if json_equal(element, candidate):
+                del unmatched[i]
+                break
+        else:
+            return False
+    return True
+
+
+def compare(case: Case, answer: Any) -> list[Difference]:
+    """Each of the case's pointers where the answer differs, in the case's order; empty when it passes."""
+    differences = []
+    for pointer, expected in case.expect.items():
+        got = resolve(answer, pointer)
+        unordered = pointer in case.unordered
+        if got is MISSING:
+            differences.append(Difference(pointer, expected, got, unordered, NO_VALUE))
+        elif unordered:
+            if not isinstance(got, list):
+                differences.append(Difference(pointer, expected, got, unordered, NOT_AN_ARRAY))
+            elif not same_elements(expected, got):
+                differences.append(Difference(pointer, expected, got, unordered))
+        elif not json_equal(expected, got):
+            differences.append(Difference(pointer, expected, got, unordered))
+    return differences
