@@ -42,6 +42,8 @@ CASES = [
     ("5 ban: no called suit on the opening lead", "3S 5S 2H", "", "2H", "called_suit_ban"),
     ("5 ban: the called card itself may be led", "3S KS 2H", "", "KS 2H", "called_suit_ban"),
     ("5 ban: lifts when only the called suit is held", "3S 5S", "", "3S 5S", "lead"),
+    ("5 ban: lifts when only the called suit is held, the called card among it", "3S KS", "", "3S KS", "lead"),
+    ("5 ban: the called card and the Excuse: both may be led", "KS EX", "", "KS EX", "lead"),
     ("5 ban: the Excuse is something else to lead", "3S 5S EX", "", "EX", "called_suit_ban"),
     ("5 ban: binds whoever sets the suit after an Excuse lead", "3S 2H", "EX", "2H", "called_suit_ban"),
     ("5 ban: no effect once a suit is led", "3S 2H", "4S", "3S", "follow"),

@@ -97,9 +97,11 @@ def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: 
         if banned_lead is not None:
             called_suit = SUIT_OF[banned_lead]
             assert called_suit is not None
-            allowed = hand & ~SUIT_MASKS[called_suit]
-            allowed |= hand & (1 << banned_lead)
-            if allowed and allowed != hand:
+            # A hand of nothing but the called suit is free of the ban (the Excuse counts as
+            # something else, §12).
+            others = hand & ~SUIT_MASKS[called_suit]
+            allowed = others | hand & (1 << banned_lead)
+            if others and allowed != hand:
                 return Legal(allowed, LegalReason.CALLED_SUIT_BAN)
         return Legal(hand, LegalReason.LEAD)
     if suit is not Suit.TRUMPS:
