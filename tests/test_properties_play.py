@@ -30,6 +30,25 @@ def positions(draw: st.DrawFn) -> tuple[int, list[int], int | None]:
     return hand, trick, banned
 
 
+@st.composite
+def opening_leads(draw: st.DrawFn) -> tuple[int, list[int], int | None]:
+    """Five-player opening leads from hands mostly of the called suit: where §5.3's ban lifts.
+
+    Hands drawn from the whole deck almost never hold one suit alone; these do, with or
+    without the called card, the Excuse or one other card.
+    """
+    banned = draw(st.sampled_from([c for c in range(56) if RANK_OF[c] > 10]))
+    suit = SUIT_OF[banned]
+    assert suit is not None
+    of_suit = [c for c in iter_cards(SUIT_MASKS[suit])]
+    hand = mask_of(draw(st.lists(st.sampled_from(of_suit), min_size=1, max_size=6, unique=True)))
+    extra = draw(st.sampled_from([None, EXCUSE, *[c for c in range(78) if SUIT_OF[c] is not suit]]))
+    if extra is not None:
+        hand |= 1 << extra
+    trick = draw(st.sampled_from([[], [EXCUSE]])) if not hand & EXCUSE_BIT else []
+    return hand, trick, banned
+
+
 @given(positions())
 def test_legal_set_is_a_non_empty_subset_of_the_hand(pos: tuple[int, list[int], int | None]) -> None:
     hand, trick, banned = pos
@@ -79,7 +98,15 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
 def test_card_violation_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
     # §6 for one card must give the answer of the whole legal set, card by card, and name the
     # rule the set's reason states.
-    hand, trick, banned = pos
+    agree_card_by_card(*pos)
+
+
+@given(opening_leads())
+def test_card_violation_agrees_with_the_legal_set_on_opening_leads(pos: tuple[int, list[int], int | None]) -> None:
+    agree_card_by_card(*pos)
+
+
+def agree_card_by_card(hand: int, trick: list[int], banned: int | None) -> None:
     suit, top = led_suit(trick), highest_trump(trick)
     legal = legal_for(hand, suit, top, banned)
     for card in iter_cards(hand):
