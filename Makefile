@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-dev
 PORT   ?= 8000
 export PORT
 
-.PHONY: run test lint typecheck spec unit browser fuzz load bench lock clean
+.PHONY: run test lint typecheck spec kit unit browser fuzz load bench lock clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,8 +41,8 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests load bench conformance
-	$(BIN)/ruff format --check service tests load bench conformance
+	$(BIN)/ruff check service tests load bench conformance scripts/conformance-cases scripts/answer-examples
+	$(BIN)/ruff format --check service tests load bench conformance scripts/conformance-cases scripts/answer-examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -84,6 +84,11 @@ bench: $(BENCH_VENV)/.installed
 spec: $(STAMP)
 	$(BIN)/python scripts/answer-examples && $(BIN)/ruff format --quiet service/api/wire/answers.py
 	$(BIN)/python -m service.api.ops.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
+
+# Rewrite the conformance kit's case files (conformance/v1/cases) from scripts/conformance-cases;
+# a test fails while they differ from what it writes.
+kit: $(STAMP)
+	$(BIN)/python scripts/conformance-cases
 
 # Re-pin the dependencies from pyproject.toml (needs the package registry).
 lock: $(STAMP)

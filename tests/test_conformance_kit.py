@@ -1,0 +1,194 @@
+"""The conformance kit's cases (conformance/v1/): well formed, complete, and true of the service.
+
+The kit is written by scripts/conformance-cases; these tests hold the committed files to the
+case-file schema and the rulebook, check that together they cover every section, verdict code,
+table size and variant flag, and pose every case to the service in process. The pointer and
+comparison logic is the format's own (RFC 6901, numbers by value, multisets for
+``unordered``), written here again so that the runner is not what tests the kit.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from jsonschema import Draft202012Validator
+
+from service.rules.variants import FFT, Rules
+from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
+
+ROOT = Path(__file__).parent.parent
+KIT = ROOT / "conformance" / "v1"
+SCHEMA = json.loads((KIT / "case-file.schema.json").read_text(encoding="utf-8"))
+FILES = sorted((KIT / "cases").rglob("*.json"))
+CONTENT = {path: json.loads(path.read_text(encoding="utf-8")) for path in FILES}
+CASES = [(path, case) for path, content in CONTENT.items() for case in content["cases"]]
+OPERATIONS = {
+    "/v1/tricks/legal-cards": "legal-cards",
+    "/v1/tricks/winner": "winner",
+    "/v1/deals/score": "score",
+    "/v1/deals/evaluate": "evaluate",
+}
+PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
+FLAGS = {f.name: getattr(FFT, f.name) for f in dataclasses.fields(Rules)}
+
+# A section is a heading (## N. / ### N.M) or a numbered rule (- **N.M**), as tests/test_rulebook.py reads them.
+RULEBOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+SECTIONS = set(re.findall(r"^#+ (\d+(?:\.\d+)?)[. ]", RULEBOOK, flags=re.MULTILINE)) | set(
+    re.findall(r"^- \*\*(\d+\.\d+)[ .*]", RULEBOOK, flags=re.MULTILINE)
+)
+
+
+def resolve(doc: Any, pointer: str) -> tuple[bool, Any]:
+    """RFC 6901: (found, value)."""
+    for raw in pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(doc, dict) and token in doc:
+            doc = doc[token]
+        elif isinstance(doc, list) and re.fullmatch(r"0|[1-9][0-9]*", token) and int(token) < len(doc):
+            doc = doc[int(token)]
+        else:
+            return False, None
+    return True, doc
+
+
+def canonical(value: Any) -> Any:
+    """JSON with numbers by value: 40 and 40.0 alike."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return int(value) if float(value).is_integer() else value
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return {k: canonical(v) for k, v in value.items()}
+
+
+def text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def matches(got: Any, want: Any, *, unordered: bool) -> bool:
+    got, want = canonical(got), canonical(want)
+    if unordered:
+        if not isinstance(got, list) or not isinstance(want, list):
+            return False
+        return Counter(map(text, got)) == Counter(map(text, want))
+    # Through JSON text: in Python True == 1, in JSON they differ.
+    return text(got) == text(want)
+
+
+def case_id(item: tuple[Path, dict[str, Any]]) -> str:
+    return str(item[1]["id"])
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(KIT)))
+def test_case_file_follows_the_schema(path: Path) -> None:
+    errors = sorted(Draft202012Validator(SCHEMA).iter_errors(CONTENT[path]), key=lambda e: list(e.absolute_path))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+def test_the_schema_is_valid_and_strict() -> None:
+    Draft202012Validator.check_schema(SCHEMA)
+    validator = Draft202012Validator(SCHEMA)
+    case = CASES[0][1]
+    good = {"description": "x", "cases": [case]}
+    assert validator.is_valid(good)
+    spoilt = [
+        ("unknown tag", lambda c: c["tags"].append("fun")),
+        ("unknown violation", lambda c: c["tags"].append("violation:cheating")),
+        ("id of another operation", lambda c: c.update(id="winner/x/001")),
+        ("id without number", lambda c: c.update(id="legal-cards/x/1")),
+        ("section not a number", lambda c: c.update(rules=["§6"])),
+        ("extra field", lambda c: c.update(note="x")),
+        ("expect key not a pointer", lambda c: c["expect"].update(legal=[])),
+        ("no rules", lambda c: c.update(rules=[])),
+    ]
+    for name, spoil in spoilt:
+        bad = copy.deepcopy(good)
+        bad["cases"][0]["id"] = "legal-cards/x/001"
+        bad["cases"][0]["operation"] = "/v1/tricks/legal-cards"
+        spoil(bad["cases"][0])
+        assert not validator.is_valid(bad), name
+    for code in ViolationCode:
+        assert validator.is_valid({**good, "cases": [{**case, "tags": [f"violation:{code}"]}]}), code
+    for reason in RedealReason:
+        assert validator.is_valid({**good, "cases": [{**case, "tags": [f"redeal:{reason}"]}]}), reason
+
+
+def test_ids_are_unique_and_name_their_file() -> None:
+    ids = Counter(case["id"] for _, case in CASES)
+    assert not [i for i, n in ids.items() if n > 1]
+    for path, case in CASES:
+        operation, topic, _ = case["id"].split("/")
+        assert (operation, topic) == (path.parent.name, path.stem), case["id"]
+        assert OPERATIONS[case["operation"]] == operation, case["id"]
+
+
+def test_the_kit_is_large_enough() -> None:
+    assert len(CASES) >= 800
+
+
+def test_every_section_cited_is_in_the_rulebook() -> None:
+    cited = {s for _, case in CASES for s in case["rules"]}
+    assert cited <= SECTIONS, sorted(cited - SECTIONS)
+
+
+def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
+    cited = {s.split(".")[0] for _, case in CASES for s in case["rules"]}
+    assert {str(n) for n in range(1, 10)} <= cited
+    tags = {t for _, case in CASES for t in case["tags"]}
+    expected = [case["expect"] for _, case in CASES]
+    assert {f"violation:{code}" for code in ViolationCode} <= tags
+    assert {e.get("/violations/0/code") for e in expected} >= set(ViolationCode)
+    assert {f"redeal:{reason}" for reason in RedealReason} <= tags
+    assert {e.get("/redeal_reason") for e in expected} >= set(RedealReason)
+    assert {e.get("/reason") for e in expected} >= set(LegalReason)
+    assert set(PLAYER_TAGS.values()) <= tags
+    assert set(FLAGS) <= tags
+    assert {"golden", "generated"} <= tags
+
+
+@pytest.mark.parametrize(("path", "case"), CASES, ids=[case_id(c) for c in CASES])
+def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
+    request = case["request"]
+    # The tags the request decides: the table size, and each flag set to a non-default value.
+    rules = request.get("rules") or {}
+    flags = {name for name, default in FLAGS.items() if name in rules and rules[name] != default}
+    assert PLAYER_TAGS[request["players"]] in case["tags"]
+    assert flags == set(case["tags"]) & set(FLAGS)
+    unordered = case.get("unordered", [])
+    assert set(unordered) <= set(case["expect"])
+
+    response = app.test_client().post(case["operation"], json=request)
+    assert response.status_code == 200, response.get_json()
+    answer = response.get_json()
+    for pointer, want in case["expect"].items():
+        found, got = resolve(answer, pointer)
+        assert found, f"{pointer} is not in the answer"
+        assert matches(got, want, unordered=pointer in unordered), (pointer, got, want)
+    if case["operation"] == "/v1/deals/evaluate":
+        codes = {f"violation:{v['code']}" for v in answer["violations"]}
+        assert codes == {t for t in case["tags"] if t.startswith("violation:")}
+        redeal = {f"redeal:{answer['redeal_reason']}"} if answer["redeal_reason"] else set()
+        assert redeal == {t for t in case["tags"] if t.startswith("redeal:")}
+
+
+def test_the_generator_reproduces_the_files() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "conformance-cases"), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
