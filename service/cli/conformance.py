@@ -26,12 +26,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NamedTuple, Protocol
-from urllib.parse import urlsplit
 
 import orjson
 
 from .errors import CommandError
 from .kit import MISSING, Case, CaseFile, Difference, compare, default_kit, load_kit
+from .urls import ServiceUrl, url_argument
 
 LISTED = 30
 """Failures printed; the JUnit report has them all."""
@@ -70,8 +70,6 @@ SKIP_TAG_HELP = "skip the cases with this tag, reported as skipped, with REASON 
 JUNIT_HELP = "write a JUnit XML report to PATH: a test suite per case file, a test case per case"
 REPORT_HELP = "write a Markdown summary to PATH (by operation, by tag, the failures) for a CI page"
 QUIET_HELP = "print only the summary"
-BAD_URL = "not an http:// or https:// URL: {url}"
-URL_EXTRAS = "give the service's base URL, without a query or fragment: {url}"
 EMPTY_TAG = "an empty tag: {value}"
 SKIPPED_BY = "skipped with --skip-tag {tag}"
 UNKNOWN_TAG = "no case of the kit has the tag {tag!r}"
@@ -162,28 +160,6 @@ class Implementation(Protocol):
 # -- The implementations ---------------------------------------------------------------------------------
 
 
-class Target(NamedTuple):
-    url: str
-    https: bool
-    host: str
-    port: int | None
-    prefix: str
-    """The base URL's path, without its final /: the operation is appended to it."""
-
-
-def target(text: str) -> Target:
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise argparse.ArgumentTypeError(BAD_URL.format(url=text))
-    if parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(URL_EXTRAS.format(url=text))
-    try:
-        port = parts.port
-    except ValueError:
-        raise argparse.ArgumentTypeError(BAD_URL.format(url=text)) from None
-    return Target(text, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/"))
-
-
 def _reason(exc: BaseException) -> str:
     return (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
 
@@ -191,10 +167,9 @@ def _reason(exc: BaseException) -> str:
 class Service:
     """A service speaking this one's API, over one keep-alive connection."""
 
-    def __init__(self, where: Target) -> None:
+    def __init__(self, where: ServiceUrl) -> None:
         self.where = where
-        conn_class = http.client.HTTPSConnection if where.https else http.client.HTTPConnection
-        self.conn = conn_class(where.host, where.port, timeout=TIMEOUT)
+        self.conn = where.connection(TIMEOUT)
         try:
             self.conn.connect()
         except OSError as exc:
@@ -634,7 +609,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser("conformance", help=HELP, description=DESCRIPTION)
     parser.add_argument("--kit", type=Path, metavar="DIR", help=KIT_HELP)
     implementation = parser.add_mutually_exclusive_group(required=True)
-    implementation.add_argument("--url", type=target, help=URL_HELP)
+    implementation.add_argument("--url", type=url_argument, help=URL_HELP)
     implementation.add_argument("--harness", metavar="COMMAND", help=HARNESS_HELP)
     parser.add_argument("--tag", action="append", default=[], metavar="T", help=TAG_HELP)
     parser.add_argument(

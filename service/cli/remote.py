@@ -22,8 +22,7 @@ import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, NamedTuple
-from urllib.parse import urlsplit
+from typing import Any
 
 import orjson
 
@@ -33,6 +32,7 @@ from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
 from .outcomes import Outcome, settle, too_long_item
+from .urls import ServiceUrl
 
 NDJSON = "application/x-ndjson"
 USER_AGENT = "tarot-rules-replay"
@@ -48,8 +48,6 @@ RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Answers of an overloaded or restarting service (or of the load balancer before it)."""
 
 # User-facing text, in one place for the translation to come.
-BAD_URL = "not an http:// or https:// URL: {url}"
-URL_EXTRAS = "give the service's base URL, without a query or fragment: {url}"
 GAVE_UP = "cannot replay against {url}: {reason} ({attempts} attempts)"
 NO_ENDPOINT = "{url}: {path} answered 404 Not Found: is this a Tarot rules service with batch evaluation?"
 REFUSED = "{url}: the service refused a batch: {status} {title}: {detail}"
@@ -65,29 +63,6 @@ WRONG_TYPE = "Content-Type {type}"
 OUT_OF_ORDER = "item {index} where {expected} was expected"
 TOO_FEW = "{got} items for {sent} lines"
 BAD_LINE = "a line that is not JSON"
-
-
-class Endpoint(NamedTuple):
-    url: str
-    """As given, for messages."""
-    https: bool
-    host: str
-    port: int | None
-    path: str
-
-
-def endpoint(url: str) -> Endpoint:
-    """The batch operation under a service's base URL; :class:`ValueError` saying why it is not one."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(BAD_URL.format(url=url))
-    if parts.query or parts.fragment:
-        raise ValueError(URL_EXTRAS.format(url=url))
-    try:
-        port = parts.port
-    except ValueError:
-        raise ValueError(BAD_URL.format(url=url)) from None
-    return Endpoint(url, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/") + BATCH_PATH)
 
 
 class _RetryError(Exception):
@@ -109,7 +84,7 @@ def _line_of(element: Any) -> bytes:
 
 
 class Remote:
-    def __init__(self, target: Endpoint, jobs: int, batch_size: int) -> None:
+    def __init__(self, target: ServiceUrl, jobs: int, batch_size: int) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
@@ -178,13 +153,12 @@ class Remote:
         """One request: the items evaluated, in order; :class:`_RetryError` when it did not answer them all."""
         target = self.target
         body = b"\n".join(lines) + b"\n"
-        conn_class = http.client.HTTPSConnection if target.https else http.client.HTTPConnection
-        conn = conn_class(target.host, target.port, timeout=TIMEOUT)
+        conn = target.connection(TIMEOUT)
         sock: socket.socket | None = None
         sender: threading.Thread | None = None
         try:
             try:
-                conn.putrequest("POST", target.path, skip_accept_encoding=True)
+                conn.putrequest("POST", target.prefix + BATCH_PATH, skip_accept_encoding=True)
                 conn.putheader("Content-Type", NDJSON)
                 conn.putheader("Accept", f"{NDJSON}, application/problem+json")
                 conn.putheader("Content-Length", str(len(body)))

@@ -37,7 +37,8 @@ from .outcomes import (
     printable,
     violation_line,
 )
-from .remote import Endpoint, Remote, endpoint
+from .remote import Remote
+from .urls import url_argument
 
 LISTED = 20
 """Failures printed; the JUnit report has them all."""
@@ -95,18 +96,11 @@ def _positive(limit: int | None = None) -> Any:
     return parse
 
 
-def _endpoint(text: str) -> Endpoint:
-    try:
-        return endpoint(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def add_parser(commands: Any) -> None:
     """The ``replay`` subcommand, on the ``add_subparsers()`` object of the main parser."""
     parser = commands.add_parser("replay", help=HELP, description=DESCRIPTION)
     parser.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
-    parser.add_argument("--url", type=_endpoint, help=URL_HELP)
+    parser.add_argument("--url", type=url_argument, help=URL_HELP)
     parser.add_argument("--jobs", type=_positive(), metavar="N", help=JOBS_HELP)
     parser.add_argument("--junit", metavar="PATH", help=JUNIT_HELP)
     parser.add_argument(
