@@ -33,6 +33,8 @@ keepalive = int(os.environ.get("KEEPALIVE_SECONDS", "5"))
 connection_limits = ConnectionLimits(
     header_seconds=float(os.environ.get("HEADER_TIMEOUT_SECONDS", "5")),
     body_seconds=float(os.environ.get("BODY_TIMEOUT_SECONDS", "10")),
+    # Unsent streamed answers a worker may keep in TMPDIR for clients still sending (batches).
+    answer_spill_bytes=int(os.environ.get("ANSWER_SPILL_MIB", "256")) * 1024 * 1024,
 )
 
 # After SIGTERM a worker keeps serving this long with /readyz answering 503, so that load

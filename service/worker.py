@@ -100,8 +100,29 @@ class ConnectionLimits:
     answer_buffer_bytes: int = 4 * 1024 * 1024
     """Most of a streamed answer kept in memory for a client that is not reading it yet (see
     :class:`Response`)..."""
-    answer_spill_bytes: int = 1024 * 1024 * 1024
-    """...and then in a temporary file."""
+    answer_spill_bytes: int = 256 * 1024 * 1024
+    """...and then in temporary files: at most this much for all the answers of a worker."""
+
+
+class SpillBudget:
+    """The bytes of unsent answers a worker process may keep on disk, shared by its answers.
+
+    Bounded per process, not per answer, so that the disk a pod needs (its ``/tmp``) is
+    known: workers × this bound, whatever the number of clients.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def take(self, size: int) -> bool:
+        if self.used + size > self.limit:
+            return False
+        self.used += size
+        return True
+
+    def give(self, size: int) -> None:
+        self.used -= size
 
 
 class HeaderTimeoutError(Exception):
@@ -154,16 +175,23 @@ class Response(wsgi.Response):  # type: ignore[misc]
 
     A streamed answer (chunked: a batch) is sent as far as the client takes it without
     waiting; the rest is kept, in memory up to ``buffer_bytes``, then in a temporary file up
-    to ``spill_bytes``, and sent as the client takes it. Many HTTP clients send a whole
-    request body before they read any of the answer: were every write to wait for them, a
-    batch would stop as soon as the socket buffers filled, and so would the client, each
-    waiting for the other until a deadline. Past ``spill_bytes`` a write does wait.
+    to what the worker's :class:`SpillBudget` allows, and sent as the client takes it. Many
+    HTTP clients send a whole request body before they read any of the answer: were every
+    write to wait for them, a batch would stop as soon as the socket buffers filled, and so
+    would the client, each waiting for the other until a deadline. Past the budget (or when
+    the disk refuses) a write does wait.
     """
 
     headers_sent: bool
 
     def __init__(
-        self, req: Any, sock: Any, cfg: Any, hold: bool = False, buffer_bytes: int = 0, spill_bytes: int = 0
+        self,
+        req: Any,
+        sock: Any,
+        cfg: Any,
+        hold: bool = False,
+        buffer_bytes: int = 0,
+        spill_budget: SpillBudget | None = None,
     ) -> None:
         super().__init__(req, sock, cfg)
         self._out: list[bytes] | None = [] if hold else None
@@ -172,9 +200,11 @@ class Response(wsgi.Response):  # type: ignore[misc]
         # in the spill file (from ``_spilled_from`` to its end).
         self._pending = bytearray()
         self._buffer_bytes = buffer_bytes
-        self._spill_bytes = spill_bytes
+        self._budget = spill_budget
         self._spill: IO[bytes] | None = None
         self._spilled_from = 0
+        self._spill_held = 0
+        """Bytes in the spill file not yet sent: taken from the budget, given back as they go."""
 
     def send_headers(self) -> None:
         if self.headers_sent:
@@ -197,8 +227,7 @@ class Response(wsgi.Response):  # type: ignore[misc]
                 self.sock.sendall(self._pending)  # the rest waits for the client (body deadline)
                 self._pending.clear()
         finally:
-            if self._spill is not None:
-                self._spill.close()
+            self.discard()
 
     def _put(self, data: bytes) -> None:
         if self._head:
@@ -213,27 +242,46 @@ class Response(wsgi.Response):  # type: ignore[misc]
             self._stream(data)
 
     def _stream(self, data: bytes) -> None:
-        spilled = self._spill is not None and self._spill.tell() > self._spilled_from
-        if not spilled and len(self._pending) + len(data) <= self._buffer_bytes:
+        if not self._spill_held and len(self._pending) + len(data) <= self._buffer_bytes:
             self._pending += data
-        elif self._spill is None or self._spill.tell() - self._spilled_from < self._spill_bytes:
-            if self._spill is None:
-                # Closed by close() or discard(), whichever ends the answer.
-                self._spill = tempfile.TemporaryFile(prefix="tarot-answer-")  # noqa: SIM115
-            self._spill.write(data)
-        else:
-            # Past both bounds: wait for the client to take what is kept (body deadline).
+        elif not self._spill_to_disk(data):
+            # Past the budget: wait for the client to take what is kept (body deadline).
             while self._refill():
                 self.sock.sendall(self._pending)
                 self._pending.clear()
             self._pending += data
         self._send_ready()
 
+    def _spill_to_disk(self, data: bytes) -> bool:
+        budget = self._budget
+        if budget is None or not budget.take(len(data)):
+            return False
+        try:
+            if self._spill is None:
+                # Closed by close() or discard(), whichever ends the answer.
+                self._spill = tempfile.TemporaryFile(prefix="tarot-answer-")  # noqa: SIM115
+            end = self._spill.tell()
+            try:
+                self._spill.write(data)
+            except OSError:
+                self._spill.truncate(end)  # a write cut short (a full disk) leaves nothing behind
+                self._spill.seek(end)
+                raise
+        except OSError:
+            budget.give(len(data))
+            return False
+        self._spill_held += len(data)
+        return True
+
     def discard(self) -> None:
-        """Drop what was kept of an answer that will not be finished (the client left)."""
+        """Drop what is still kept of the answer (the client left, or all is sent)."""
         self._pending.clear()
+        if self._budget is not None and self._spill_held:
+            self._budget.give(self._spill_held)
+            self._spill_held = 0
         if self._spill is not None:
             self._spill.close()
+            self._spill = None
 
     def _refill(self) -> bool:
         """Move the oldest spilled bytes to memory when it is empty; whether any are left to send."""
@@ -244,6 +292,9 @@ class Response(wsgi.Response):  # type: ignore[misc]
                 spill.seek(self._spilled_from)
                 self._pending += spill.read(min(end - self._spilled_from, _SPILL_READ))
                 self._spilled_from += len(self._pending)
+                self._spill_held -= len(self._pending)
+                if self._budget is not None:
+                    self._budget.give(len(self._pending))
                 if self._spilled_from == end:
                     spill.seek(0)
                     spill.truncate()
@@ -466,7 +517,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 listener_name,
                 self.cfg,
                 Response,
-                (hold, self.limits.answer_buffer_bytes, self.limits.answer_spill_bytes),
+                (hold, self.limits.answer_buffer_bytes, self._spill_budget()),
             )
             environ["wsgi.multithread"] = True
             environ[PAUSE] = gevent.sleep
@@ -501,6 +552,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 self.cfg.post_request(self, req, environ, resp)
             except Exception:
                 self.log.exception("Exception in post_request hook")
+
+    def _spill_budget(self) -> SpillBudget:
+        # Made on first use: the limits are set after the worker is made (post_worker_init).
+        budget: SpillBudget | None = getattr(self, "_budget", None)
+        if budget is None:
+            budget = self._budget = SpillBudget(self.limits.answer_spill_bytes)
+        return budget
 
     def _draining(self) -> bool:
         config = getattr(self.wsgi, "config", None)

@@ -141,3 +141,17 @@ def test_a_batch_stops_at_a_line_boundary_when_the_instance_drains() -> None:
     summary = last["summary"]
     assert summary["complete"] is False
     assert 0 < summary["unevaluated_from"] == stop["index"] == summary["deals"] < 20_000
+
+
+def test_the_disk_kept_for_answers_is_bounded_per_worker() -> None:
+    # 1 MiB of disk for unsent answers: a client that sends 25 000 deals before reading
+    # outgrows it, the worker waits for it, and the body deadline ends the exchange. The
+    # worker lives on, its budget given back, and serves the next batch.
+    env = {"WEB_CONCURRENCY": "1", "ANSWER_SPILL_MIB": "1", "BODY_TIMEOUT_SECONDS": "2"}
+    with Gunicorn(env) as g:
+        with pytest.raises(OSError):
+            post_whole(g.base, deals(25_000))
+        for _ in range(2):
+            *items, last = post_whole(g.base, deals(1500))
+            assert len(items) == 1500 and last["summary"]["complete"] is True
+        assert len([line for line in g.lines if "Booting worker" in line]) == 1, "the worker was not replaced"
