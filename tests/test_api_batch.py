@@ -421,3 +421,25 @@ def test_the_readme_replay_example_answers_as_it_says(client: FlaskClient) -> No
     assert [item["id"] for item in items] == ["game-1", "game-2", "game-3"]
     assert items[1]["result"]["claims"]["mismatches"][0]["pointer"] == "/claims/points"
     assert (summary["valid"], summary["malformed"], summary["claims_disagree"]) == (2, 1, 1)
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_a_record_of_exactly_the_line_limit_fits_whatever_its_line_ending(
+    client: FlaskClient, records: list[dict[str, Any]], end: bytes
+) -> None:
+    record = json.dumps(records[0]).encode()
+    exact = record[:-1] + b" " * (batch.LINE_MAX_BYTES - len(record)) + b"}"
+    over = exact[:-1] + b" }"
+    assert len(exact) == batch.LINE_MAX_BYTES
+    items, _ = post_lines(client, exact + end + over + end)
+    assert "result" in items[0]
+    assert items[1]["problem"]["errors"][0]["code"] == "line_too_long"
+
+
+def test_a_partner_not_known_yet_is_not_held_against_a_claim(client: FlaskClient) -> None:
+    # Five players, no hands, the called card not played yet: who the partner is cannot be told.
+    five = next(d for d in (random_deal(seed, 5) for seed in range(50)) if d["called_card"] not in d["plays"][:5])
+    started = {k: v for k, v in five.items() if k not in ("hands", "dog", "discard")} | {"plays": five["plays"][:5]}
+    answer = client.post("/v1/deals/evaluate", json={**started, "claims": {"partner": 3}}).get_json()
+    assert answer["status"] == "in_progress" and answer["partner"] is None
+    assert answer["claims"] == {"agree": True, "mismatches": []}

@@ -155,3 +155,41 @@ def test_the_disk_kept_for_answers_is_bounded_per_worker() -> None:
             *items, last = post_whole(g.base, deals(1500))
             assert len(items) == 1500 and last["summary"]["complete"] is True
         assert len([line for line in g.lines if "Booting worker" in line]) == 1, "the worker was not replaced"
+
+
+def test_a_client_reading_slowly_but_steadily_gets_the_whole_answer() -> None:
+    # Some 3 MiB of answers, read at 600 KiB/s: longer than the 2 s body deadline in all,
+    # never 2 s without taking bytes.
+    body = deals(1500)
+    with Gunicorn({"WEB_CONCURRENCY": "1", "BODY_TIMEOUT_SECONDS": "2"}) as g:
+        sock = socket.create_connection(("127.0.0.1", g.port), timeout=30)
+        with sock:
+            sock.sendall(
+                f"POST {BATCH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                + body
+            )
+            time.sleep(1)  # the answers pile up meanwhile
+            received = []
+            while data := sock.recv(60 * 1024):
+                received.append(data)
+                time.sleep(0.1)
+        raw = b"".join(received)
+        assert raw.endswith(b"0\r\n\r\n"), "the answer went to its end"
+        assert b'"summary"' in raw
+        assert not [line for line in g.lines if '"ERROR"' in line]
+
+
+def test_a_client_leaving_mid_answer_is_no_error() -> None:
+    with Gunicorn({"WEB_CONCURRENCY": "1"}) as g:
+        sock, answer = open_stream(g.port, deals(3000))
+        with sock:
+            next(lines(answer))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        assert call_ok(g.base)
+        assert not [line for line in g.lines if '"ERROR"' in line]
+
+
+def call_ok(base: str) -> bool:
+    with urllib.request.urlopen(base + "/readyz", timeout=10) as r:
+        return r.status == 200

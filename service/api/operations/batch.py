@@ -55,7 +55,7 @@ NDJSON = "application/x-ndjson"
 FLUSH_BYTES = 32 * 1024
 """Answer lines are sent in writes of about this size..."""
 READ_BYTES = 64 * 1024
-"""The body is read in blocks of this size (answers to a block's lines leave as they are made)."""
+"""Buffer of the reader cutting lines from Werkzeug's stream."""
 FLUSH_SECONDS = 0.05
 """...or as soon as this long has passed since the last write, so a slow upload sees its
 answers come back as it goes."""
@@ -188,21 +188,6 @@ def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[st
     return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
 
 
-class _Blocks(io.RawIOBase):
-    """A server's body stream read in blocks (``read`` returns once it has a block, or at the end)."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        data = self._stream.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
 def _no_pause() -> None:
     pass
 
@@ -235,9 +220,9 @@ def _lines(
             environ[CLOSE_CONNECTION] = True
             break
         try:
-            line = stream.readline(LINE_MAX_BYTES + 1)
+            line = stream.readline(LINE_MAX_BYTES + 2)  # the record, then CR LF: not counted
             received += len(line)
-            whole = line.endswith(b"\n") or len(line) > LINE_MAX_BYTES
+            whole = line.endswith(b"\n") or len(line) > LINE_MAX_BYTES + 1
             if expected is not None and received < expected and not whole:
                 raise _CutShortError  # the end came early, within a line or between two
             if not line:
@@ -248,7 +233,7 @@ def _lines(
                 yield _stop(index, 413, "body-too-large", "too_many_lines", detail)
                 environ[CLOSE_CONNECTION] = True
                 break
-            if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            if len(line.rstrip(b"\n").rstrip(b"\r")) > LINE_MAX_BYTES:
                 # Past the limit: the rest of the line is read and dropped, never held.
                 while line and not line.endswith(b"\n"):
                     line = stream.readline(FLUSH_BYTES)
@@ -275,10 +260,13 @@ def _ndjson(req: flask.Request) -> Response:
     environ = req.environ
     # Not the application's body limit: a batch is bounded per line and in lines instead.
     raw = get_input_stream(environ, max_content_length=None)
-    # Lines are cut from blocks of the body: the servers' own readline is slow here (Werkzeug's
-    # reads a byte at a time; gunicorn's copies the rest of its buffer, up to 1 MiB, for every
-    # kibibyte), and cost as much as a deal's evaluation.
-    stream = io.BufferedReader(raw if isinstance(raw, io.RawIOBase) else _Blocks(raw), READ_BYTES)
+    # Werkzeug's stream for a body of known length reads a line a byte at a time: buffered, a
+    # line costs a few calls. A server's own stream (gunicorn's) has a readline that returns
+    # each line as soon as it is in, which a slow upload needs (see service.worker for its cost).
+    stream: IO[bytes] = io.BufferedReader(raw, READ_BYTES) if isinstance(raw, io.RawIOBase) else raw
+    # A chunked upload may come from a client that waits for each answer before it sends the
+    # next line: each answer goes out at once. A body of known length is all on its way.
+    interactive = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
     counts = telemetry.BatchTelemetry()
     config = flask.current_app.config
     tally = Tally()
@@ -290,7 +278,7 @@ def _ndjson(req: flask.Request) -> Response:
             line = dumps(item) + b"\n"
             out.append(line)
             size += len(line)
-            if size >= FLUSH_BYTES or time.monotonic() - flushed >= FLUSH_SECONDS:
+            if interactive or size >= FLUSH_BYTES or time.monotonic() - flushed >= FLUSH_SECONDS:
                 yield b"".join(out)
                 out, size, flushed = [], 0, time.monotonic()
         summary = tally.summary()

@@ -168,9 +168,12 @@ class _Check:
                 )
 
 
-def check_claims(claims: dict[str, Any], answer: dict[str, Any], players: int) -> dict[str, Any]:
+def check_claims(
+    claims: dict[str, Any], answer: dict[str, Any], players: int, partner_known: bool = True
+) -> dict[str, Any]:
     """``claims`` (as loaded) against ``answer`` (the evaluation as sent of a deal at ``players``):
-    agreement and mismatches."""
+    agreement and mismatches. ``partner_known``: False while a five-player deal given without
+    its hands has not shown the called card yet; a partner claimed then is not checked."""
     check = _Check()
     if "valid" in claims and claims["valid"] != answer["valid"]:
         right = answer["valid"]
@@ -180,9 +183,12 @@ def check_claims(claims: dict[str, Any], answer: dict[str, Any], players: int) -
     if "points" in claims:
         claimed, correct = _halved(claims["points"]), _points(answer)
         if claimed != correct:
-            check.differ(
-                "/claims/points", claimed, correct, f"The attack has {_num(correct)} card points, not {_num(claimed)}."
+            message = (
+                "The deal has no count of points yet (unfinished or redealt)."
+                if correct is None
+                else f"The attack has {_num(correct)} card points, not {_num(claimed)}."
             )
+            check.differ("/claims/points", claimed, correct, message)
     if "oudlers" in claims:
         claimed_oudlers, correct_oudlers = claims["oudlers"], _oudlers(answer)
         if claimed_oudlers != correct_oudlers:
@@ -190,9 +196,11 @@ def check_claims(claims: dict[str, Any], answer: dict[str, Any], players: int) -
                 "/claims/oudlers",
                 claimed_oudlers,
                 correct_oudlers,
-                f"The attack has {correct_oudlers} oudlers, not {claimed_oudlers}.",
+                "The deal has no count of oudlers yet (unfinished or redealt)."
+                if correct_oudlers is None
+                else f"The attack has {correct_oudlers} oudlers, not {claimed_oudlers}.",
             )
-    if "partner" in claims and claims["partner"] != answer["partner"]:
+    if "partner" in claims and partner_known and claims["partner"] != answer["partner"]:
         check.differ(
             "/claims/partner",
             claims["partner"],
