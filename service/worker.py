@@ -342,13 +342,6 @@ def _body_buffered(req: Any, parser: RequestParser) -> bool:
     return isinstance(reader, LengthReader) and reader.length <= len(parser.unreader.buf.getvalue())
 
 
-# A body of known length is received up to 64 KiB at a time, not gunicorn's 1 MiB: its
-# readline copies what remains of the last receive on every kibibyte it reads, which for a
-# batch's long body cost as much as a deal's evaluation. (The larger receive helps threaded
-# workers, whose receives contend for the GIL; greenlets do not.)
-SocketUnreader.max_body_chunk = 64 * 1024
-
-
 class ServiceWorker(GeventWorker):  # type: ignore[misc]
     """gevent worker: an acceptor that serves whole requests at once, greenlets for the rest."""
 
@@ -357,6 +350,11 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     alive: bool
 
     def init_process(self) -> None:
+        # A body of known length is received up to 64 KiB at a time, not gunicorn's 1 MiB: its
+        # readline copies what remains of the last receive on every kibibyte it reads, which
+        # for a batch's long body cost as much as a deal's evaluation. (The larger receive
+        # helps threaded workers, whose receives contend for the GIL; greenlets do not.)
+        SocketUnreader.max_body_chunk = 64 * 1024
         self._slots = BoundedSemaphore(self.worker_connections)
         self._idle: set[gevent.Greenlet] = set()
         self._connections: set[gevent.Greenlet] = set()

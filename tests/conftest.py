@@ -33,6 +33,20 @@ def deal_request(deal: dict[str, Any]) -> dict[str, Any]:
     return {k: deal[k] for k in DEAL_FIELDS}
 
 
+def golden_claims(deal: dict[str, Any]) -> dict[str, Any]:
+    """The claims of a golden deal, from the figures of the engines it was checked with."""
+    expected = deal["expected"]
+    return {
+        "valid": True,
+        "trick_winners": expected["trick_winners"],
+        "points": expected["attack_points"],
+        "oudlers": expected["attack_oudlers"],
+        "partner": expected["partner"],
+        "scores": expected["scores"],
+        "first_violation": None,
+    }
+
+
 @pytest.fixture(scope="session")
 def app() -> Flask:
     return create_app({"TESTING": True})

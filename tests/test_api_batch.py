@@ -18,9 +18,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api.operations import batch
+from service.api.pipeline.records import LINE_MAX_BYTES
 from service.app import create_app
 from service.connection import DRAINING
-from tests.conftest import deal_request, golden
+from tests.conftest import deal_request, golden, golden_claims
 from tests.dealgen import random_deal
 from tests.serving import ROOT
 
@@ -66,20 +67,6 @@ def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
         "partner": answer["partner"],
         "scores": None if answer["score"] is None else answer["score"]["scores"],
         "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
-    }
-
-
-def golden_claims(deal: dict[str, Any]) -> dict[str, Any]:
-    """The claims of a golden deal, from the figures of the engines it was checked with."""
-    expected = deal["expected"]
-    return {
-        "valid": True,
-        "trick_winners": expected["trick_winners"],
-        "points": expected["attack_points"],
-        "oudlers": expected["attack_oudlers"],
-        "partner": expected["partner"],
-        "scores": expected["scores"],
-        "first_violation": None,
     }
 
 
@@ -428,9 +415,9 @@ def test_a_record_of_exactly_the_line_limit_fits_whatever_its_line_ending(
     client: FlaskClient, records: list[dict[str, Any]], end: bytes
 ) -> None:
     record = json.dumps(records[0]).encode()
-    exact = record[:-1] + b" " * (batch.LINE_MAX_BYTES - len(record)) + b"}"
+    exact = record[:-1] + b" " * (LINE_MAX_BYTES - len(record)) + b"}"
     over = exact[:-1] + b" }"
-    assert len(exact) == batch.LINE_MAX_BYTES
+    assert len(exact) == LINE_MAX_BYTES
     items, _ = post_lines(client, exact + end + over + end)
     assert "result" in items[0]
     assert items[1]["problem"]["errors"][0]["code"] == "line_too_long"

@@ -29,7 +29,7 @@ from service.api.pipeline.jsonio import dumps
 from service.api.pipeline.records import LINE_MAX_BYTES, Tally, line_item
 from service.cli import local, main, remote
 
-from .conftest import deal_request, golden
+from .conftest import deal_request, golden, golden_claims
 from .dealgen import random_deal
 from .serving import Gunicorn, free_port
 
@@ -40,15 +40,7 @@ def golden_records() -> list[dict[str, Any]]:
     """The golden deals as records: their id, the request, and every claim right."""
     records = []
     for row in golden("deals.jsonl"):
-        expected = row["expected"]
-        claims = {
-            "valid": True,
-            "trick_winners": expected["trick_winners"],
-            "points": expected["attack_points"],
-            "oudlers": expected["attack_oudlers"],
-            "partner": expected["partner"],
-            "scores": expected["scores"],
-        }
+        claims = golden_claims(row)
         records.append({"id": row["id"], **deal_request(row), "claims": claims})
     return records
 

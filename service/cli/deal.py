@@ -21,6 +21,7 @@ import orjson
 
 from service.api.operations.evaluate import ID_MAX_LENGTH, PASS
 from service.api.pipeline.records import record_item
+from service.api.wire.claims import true_claims
 from service.rules.cards import Card, format_card
 from service.rules.playout import random_deal
 from service.rules.record import DealRecord
@@ -108,19 +109,7 @@ def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
     answer = item.get("result")
     if answer is None:
         raise CommandError(NOT_EVALUATED.format(seed=seed, detail=item["problem"]["detail"]))
-    points = None if answer["points"] is None else answer["points"]["attack"]
-    violations = answer["violations"]
-    first = violations[0] if violations else None
-    return {
-        "valid": answer["valid"],
-        "trick_winners": [t["winner"] for t in answer["tricks"] if len(t["cards"]) == request["players"]],
-        # 40, not 40.0: the points as an engine would write them.
-        "points": int(points) if points is not None and points == int(points) else points,
-        "oudlers": None if answer["oudlers"] is None else answer["oudlers"]["attack"],
-        "partner": answer["partner"],
-        "scores": None if answer["score"] is None else answer["score"]["scores"],
-        "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
-    }
+    return true_claims(answer, request["players"])
 
 
 def deal_lines(players: int, seed: int, count: int, id_prefix: str | None, claims: bool) -> Iterator[bytes]:

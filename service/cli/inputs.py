@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any, NamedTuple, cast
 
 from service.api.pipeline.jsonio import BodyError, parse_body
-from service.api.pipeline.records import LINE_MAX_BYTES
+from service.api.pipeline.records import LINE_READ_BYTES, over_limit, without_line_end
 
 from .errors import CommandError
 
@@ -153,17 +153,17 @@ def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[S
 
 def _lines(file_no: int, stream: io.BufferedReader, line_no: int) -> Iterator[Record]:
     while True:
-        line = stream.readline(LINE_MAX_BYTES + 1)
+        line = stream.readline(LINE_READ_BYTES)
         if not line:
             return
         line_no += 1
-        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+        if over_limit(line):
             # The service's limit, applied here too so both ways of replaying agree.
             while line and not line.endswith(b"\n"):
                 line = stream.readline(_DRAIN_BYTES)
             yield Record(file_no, line_no, LineTooLong())
             continue
-        line = line.rstrip(b"\n").rstrip(b"\r")
+        line = without_line_end(line)
         if line.strip():
             yield Record(file_no, line_no, line)
 
@@ -224,8 +224,8 @@ def spans(file_no: int, path: str, size: int) -> Iterator[Span | list[Record]]:
     try:
         with open(path, "rb") as f:
             start = position = line_no = first = 0
-            while line := f.readline(LINE_MAX_BYTES + 1):
-                if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while line := f.readline(LINE_READ_BYTES):
+                if over_limit(line):
                     if position > start:
                         yield Span(file_no, path, start, position - start, first)
                     while line and not line.endswith(b"\n"):

@@ -17,10 +17,10 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
-from service.api.pipeline.records import Tally, line_item, record_item
+from service.api.pipeline.records import Tally, line_item, record_item, too_long_item
 
 from .inputs import LineTooLong, Record, Source, Span, read_records, records_of, span_records, spans
-from .outcomes import Outcome, settle, too_long_item
+from .outcomes import Outcome, settle
 
 CHUNK = 100
 """Records per task: at some 0.2 ms a deal, a 20 ms task, long beside the cost of shipping it."""
@@ -43,7 +43,7 @@ def item_of(record: Record) -> dict[str, Any]:
     if isinstance(payload, bytes):
         return line_item(0, payload)
     if isinstance(payload, LineTooLong):
-        return too_long_item()
+        return too_long_item(0)
     return record_item(0, payload)
 
 

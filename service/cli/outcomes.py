@@ -13,8 +13,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from service.api.pipeline.records import LINE_MAX_BYTES, Tally, problem_item
-from service.api.wire.problems import FieldError
+from service.api.pipeline.records import Tally
 
 from .inputs import Record
 
@@ -37,8 +36,6 @@ MISMATCH = "{pointer}: claimed {claimed}, correct {correct}"
 FIELD_ERROR = "{pointer} ({code}): {message}"
 RECORD_ERROR = "{code}: {message}"
 MORE_POINTERS = "and {count} more"
-# The service's own words for a line over its limit (the batch operation answers the same).
-LINE_TOO_LONG = f"A line holds at most {LINE_MAX_BYTES} bytes."
 
 
 class Violation(NamedTuple):
@@ -81,11 +78,6 @@ class Outcome(NamedTuple):
     @property
     def passed(self) -> bool:
         return self.verdict == VALID and self.agree is not False
-
-
-def too_long_item() -> dict[str, Any]:
-    """The item the service answers for a line over its limit."""
-    return problem_item(0, None, 413, "body-too-large", LINE_TOO_LONG, FieldError("", "line_too_long", LINE_TOO_LONG))
 
 
 def settle(record: Record, item: dict[str, Any], tally: Tally) -> Outcome:

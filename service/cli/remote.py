@@ -26,12 +26,12 @@ from typing import Any
 
 import orjson
 
-from service.api.pipeline.records import Tally
+from service.api.pipeline.records import Tally, too_long_item
 
 from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
-from .outcomes import Outcome, settle, too_long_item
+from .outcomes import Outcome, settle
 from .urls import ServiceUrl
 
 NDJSON = "application/x-ndjson"
@@ -116,7 +116,7 @@ class Remote:
         for i, record in enumerate(batch):
             payload = record.payload
             if isinstance(payload, LineTooLong):
-                outcomes[i] = settle(record, too_long_item(), tally)
+                outcomes[i] = settle(record, too_long_item(0), tally)
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))

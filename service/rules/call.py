@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .cards import JACK, KING, RANK_OF, CardMask, format_card, suit_card
 from .cards import PLAIN_SUITS as SUITS
-from .record import DealContext
+from .record import DealContext, DealRecord
 from .verdicts import ViolationCode
 
 
@@ -20,6 +20,11 @@ def partner_of(deal: DealContext, hands: Sequence[CardMask], taker: int) -> int 
         return None
     holder = next((s for s, hand in enumerate(hands) if hand >> r.called_card & 1), None)
     return None if holder == taker else holder
+
+
+def called_card_played(record: DealRecord) -> bool:
+    """Whether the record's plays show the called card (there is none below five players)."""
+    return record.called_card is None or record.called_card in record.plays
 
 
 def check_call(deal: DealContext, dealt: list[CardMask] | None, taker: int) -> None:

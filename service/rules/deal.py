@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .auction import contract_and_taker
-from .call import check_call, partner_of
+from .call import called_card_played, check_call, partner_of
 from .counting import count_points, petit_au_bout_side
 from .dealing import check_dealt_hands, petit_sec_seat
 from .discard import check_discard, play_hands
@@ -51,6 +51,9 @@ class Evaluation:
     taker: int | None = None
     contract: Contract | None = None
     partner: int | None = None
+    partner_known: bool = True
+    """False while a five-player deal given without its hands has not shown the called card:
+    ``partner`` None then means not known yet, not the taker alone."""
     attack: tuple[int, ...] = ()
     tricks: tuple[Trick, ...] = ()
     excuse: ExcuseSettlement | None = None
@@ -136,6 +139,9 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         taker=taker,
         contract=contract,
         partner=partner,
+        # Without the dealt hands, the called card's holder shows when it is played (or, the
+        # deal over, it was in the dog).
+        partner_known=dealt is not None or complete or called_card_played(record),
         attack=attack,
         tricks=tuple(tricks),
         excuse=excuse,

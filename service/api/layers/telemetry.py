@@ -21,7 +21,7 @@ per request keeps logging off the hot path's bill.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -236,14 +236,13 @@ def deal_scored(contract: Contract, won: bool) -> None:
     _note({"operation": "score", "contract": contract, "won": won})
 
 
-def _count_evaluation(counters: Verdicts, evaluation: Evaluation) -> list[str]:
-    codes: list[str] = [v.code for v in evaluation.violations]
-    counters.inc(counters.evaluations, evaluation.status, "true" if evaluation.valid else "false")
-    for code in codes:
-        counters.inc(counters.violations, code)
+def _evaluation_counts(counters: Verdicts, evaluation: Evaluation) -> Iterator[tuple[Counter, tuple[str, ...]]]:
+    """The counters an evaluation counts in, each with its labels."""
+    yield counters.evaluations, (evaluation.status, "true" if evaluation.valid else "false")
+    for violation in evaluation.violations:
+        yield counters.violations, (violation.code,)
     if evaluation.score is not None and evaluation.contract is not None:
-        counters.inc(counters.scores, evaluation.contract, "true" if evaluation.score.won else "false")
-    return codes
+        yield counters.scores, (evaluation.contract, "true" if evaluation.score.won else "false")
 
 
 class BatchTelemetry:
@@ -262,17 +261,7 @@ class BatchTelemetry:
 
     def observe(self, evaluation: Evaluation) -> None:
         pending = self._pending
-        counters = self._counters
-        key: tuple[Counter, tuple[str, ...]] = (
-            counters.evaluations,
-            (evaluation.status, "true" if evaluation.valid else "false"),
-        )
-        pending[key] = pending.get(key, 0) + 1
-        for violation in evaluation.violations:
-            key = (counters.violations, (violation.code,))
-            pending[key] = pending.get(key, 0) + 1
-        if evaluation.score is not None and evaluation.contract is not None:
-            key = (counters.scores, (evaluation.contract, "true" if evaluation.score.won else "false"))
+        for key in _evaluation_counts(self._counters, evaluation):
             pending[key] = pending.get(key, 0) + 1
         self._deals += 1
         if self._deals % BATCH_COUNTS_EVERY == 0:
@@ -303,13 +292,15 @@ def claims_checked(agree: bool) -> None:
 
 
 def deal_evaluated(evaluation: Evaluation) -> None:
-    codes = _count_evaluation(_verdicts(), evaluation)
+    counters = _verdicts()
+    for counter, labels in _evaluation_counts(counters, evaluation):
+        counters.inc(counter, *labels)
     _note(
         {
             "operation": "evaluate",
             "status": evaluation.status,
             "valid": evaluation.valid,
-            "violations": codes,
+            "violations": [v.code for v in evaluation.violations],
             "redeal_reason": evaluation.redeal_reason,
         }
     )

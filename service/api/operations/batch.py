@@ -36,12 +36,15 @@ from ..pipeline.records import (
     BATCH_MAX_LINES,
     JSON_BATCH_MAX_BYTES,
     JSON_BATCH_MAX_DEALS,
-    LINE_MAX_BYTES,
+    LINE_READ_BYTES,
     Observer,
     Tally,
     line_item,
+    over_limit,
     problem_item,
     record_item,
+    too_long_item,
+    without_line_end,
 )
 from ..wire import examples
 from ..wire.common import StrictSchema
@@ -220,9 +223,9 @@ def _lines(
             environ[CLOSE_CONNECTION] = True
             break
         try:
-            line = stream.readline(LINE_MAX_BYTES + 2)  # the record, then CR LF: not counted
+            line = stream.readline(LINE_READ_BYTES)
             received += len(line)
-            whole = line.endswith(b"\n") or len(line) > LINE_MAX_BYTES + 1
+            whole = line.endswith(b"\n") or len(line) == LINE_READ_BYTES
             if expected is not None and received < expected and not whole:
                 raise _CutShortError  # the end came early, within a line or between two
             if not line:
@@ -233,17 +236,16 @@ def _lines(
                 yield _stop(index, 413, "body-too-large", "too_many_lines", detail)
                 environ[CLOSE_CONNECTION] = True
                 break
-            if len(line.rstrip(b"\n").rstrip(b"\r")) > LINE_MAX_BYTES:
+            if over_limit(line):
                 # Past the limit: the rest of the line is read and dropped, never held.
                 while line and not line.endswith(b"\n"):
                     line = stream.readline(FLUSH_BYTES)
                     received += len(line)
                 if not line and expected is not None and received < expected:
                     raise _CutShortError
-                detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
-                item = problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
+                item = too_long_item(index)
             else:
-                item = line_item(index, line.rstrip(b"\n").rstrip(b"\r"), observe)
+                item = line_item(index, without_line_end(line), observe)
         except Exception as exc:
             tally.unevaluated_from = index
             yield _read_failure(index, exc)

@@ -330,10 +330,7 @@ def answer_record(req: dict[str, Any]) -> tuple[dict[str, Any], Evaluation]:
     evaluation = evaluate_deal(record_of(req))
     answer = dump_evaluation(evaluation, req["id"])
     if req["claims"] is not None:
-        # Without the hands, a five-player partner is known once the called card is played.
-        partner_known = req["hands"] is not None or req["players"] != 5 or answer["partner"] is not None
-        partner_known = partner_known or answer["status"] != Status.IN_PROGRESS
-        answer["claims"] = check_claims(req["claims"], answer, req["players"], partner_known)
+        answer["claims"] = check_claims(req["claims"], answer, req["players"], evaluation.partner_known)
     return answer, evaluation
 
 

@@ -24,7 +24,11 @@ from .jsonio import BodyError, parse_body
 from .plans import LoadPlan
 
 LINE_MAX_BYTES = 64 * 1024
-"""Longest line of an NDJSON batch: the largest single request body (``MAX_BODY_BYTES``)."""
+"""Longest line of an NDJSON batch: the largest single request body (``MAX_BODY_BYTES``). The
+line's end (LF or CR LF) does not count."""
+LINE_READ_BYTES = LINE_MAX_BYTES + 2
+"""What to ask a ``readline`` for: a record at the limit with its CR LF, or enough to tell
+that a line is over it (:func:`over_limit`)."""
 BATCH_MAX_LINES = 100_000
 """Most lines in one NDJSON batch; the lines after it are answered as not evaluated."""
 JSON_BATCH_MAX_DEALS = 1_000
@@ -44,6 +48,22 @@ def _id_of(data: Any) -> str | None:
         if isinstance(value, str) and len(value) <= ID_MAX_LENGTH:
             return value
     return None
+
+
+def without_line_end(line: bytes) -> bytes:
+    return line.rstrip(b"\n").rstrip(b"\r")
+
+
+def over_limit(line: bytes) -> bool:
+    """Whether a line read with :data:`LINE_READ_BYTES` is a record over the limit (when it has
+    no end of line, its rest is still to be read and dropped)."""
+    return len(without_line_end(line)) > LINE_MAX_BYTES
+
+
+def too_long_item(index: int) -> dict[str, Any]:
+    """The item of a line over the limit."""
+    detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
+    return problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
 
 
 def problem_item(

@@ -95,27 +95,23 @@ def _halved(half_points: int | None) -> float | None:
     return half_points // 2 if half_points % 2 == 0 else half_points / 2
 
 
-def _points(answer: dict[str, Any]) -> float | None:
-    points = answer["points"]
-    return None if points is None else points["attack"]
-
-
-def _oudlers(answer: dict[str, Any]) -> int | None:
-    oudlers = answer["oudlers"]
-    return None if oudlers is None else oudlers["attack"]
-
-
-def _scores(answer: dict[str, Any]) -> list[int] | None:
-    score = answer["score"]
-    return None if score is None else score["scores"]
-
-
-def _first_violation(answer: dict[str, Any]) -> dict[str, Any] | None:
-    violations = answer["violations"]
-    if not violations:
-        return None
-    first = violations[0]
-    return {"code": first["code"], "trick": first["trick"], "seat": first["seat"]}
+def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
+    """Every claim as ``answer`` (an evaluation as sent, of a deal at ``players``) makes it true:
+    what an engine that agrees with the rules would claim."""
+    points, oudlers, score = answer["points"], answer["oudlers"], answer["score"]
+    first = answer["violations"][0] if answer["violations"] else None
+    attack_points = None if points is None else points["attack"]
+    return {
+        "valid": answer["valid"],
+        # A trick still in progress shows who is winning it so far: not a trick won yet.
+        "trick_winners": [t["winner"] for t in answer["tricks"] if len(t["cards"]) == players],
+        # 40, not 40.0: points as an engine writes them.
+        "points": _halved(None if attack_points is None else int(attack_points * 2)),
+        "oudlers": None if oudlers is None else oudlers["attack"],
+        "partner": answer["partner"],
+        "scores": None if score is None else score["scores"],
+        "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
+    }
 
 
 def _num(value: float | None) -> str:
@@ -133,9 +129,7 @@ class _Check:
     def differ(self, pointer: str, claimed: Any, correct: Any, message: str) -> None:
         self.mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": message})
 
-    def winners(self, claimed: Sequence[int], answer: dict[str, Any], players: int) -> None:
-        # A trick still in progress shows who is winning it so far: not a trick won yet.
-        correct = [t["winner"] for t in answer["tricks"] if len(t["cards"]) == players]
+    def winners(self, claimed: Sequence[int], correct: list[int]) -> None:
         for i, (mine, right) in enumerate(zip(claimed, correct, strict=False)):
             if mine != right:
                 self.differ(
@@ -149,8 +143,7 @@ class _Check:
                 f"{len(claimed)} trick winners claimed; {len(correct)} tricks are complete.",
             )
 
-    def first_violation(self, claimed: dict[str, Any] | None, answer: dict[str, Any]) -> None:
-        correct = _first_violation(answer)
+    def first_violation(self, claimed: dict[str, Any] | None, correct: dict[str, Any] | None) -> None:
         if claimed is None or correct is None:
             if claimed != correct:
                 message = (
@@ -175,13 +168,14 @@ def check_claims(
     agreement and mismatches. ``partner_known``: False while a five-player deal given without
     its hands has not shown the called card yet; a partner claimed then is not checked."""
     check = _Check()
-    if "valid" in claims and claims["valid"] != answer["valid"]:
-        right = answer["valid"]
-        check.differ("/claims/valid", claims["valid"], right, "The deal is valid." if right else "The deal is faulty.")
+    right = true_claims(answer, players)
+    if "valid" in claims and claims["valid"] != right["valid"]:
+        message = "The deal is valid." if right["valid"] else "The deal is faulty."
+        check.differ("/claims/valid", claims["valid"], right["valid"], message)
     if "trick_winners" in claims:
-        check.winners(claims["trick_winners"], answer, players)
+        check.winners(claims["trick_winners"], right["trick_winners"])
     if "points" in claims:
-        claimed, correct = _halved(claims["points"]), _points(answer)
+        claimed, correct = _halved(claims["points"]), right["points"]
         if claimed != correct:
             message = (
                 "The deal has no count of points yet (unfinished or redealt)."
@@ -189,26 +183,24 @@ def check_claims(
                 else f"The attack has {_num(correct)} card points, not {_num(claimed)}."
             )
             check.differ("/claims/points", claimed, correct, message)
-    if "oudlers" in claims:
-        claimed_oudlers, correct_oudlers = claims["oudlers"], _oudlers(answer)
-        if claimed_oudlers != correct_oudlers:
-            check.differ(
-                "/claims/oudlers",
-                claimed_oudlers,
-                correct_oudlers,
-                "The deal has no count of oudlers yet (unfinished or redealt)."
-                if correct_oudlers is None
-                else f"The attack has {correct_oudlers} oudlers, not {claimed_oudlers}.",
-            )
-    if "partner" in claims and partner_known and claims["partner"] != answer["partner"]:
+    if "oudlers" in claims and claims["oudlers"] != right["oudlers"]:
+        check.differ(
+            "/claims/oudlers",
+            claims["oudlers"],
+            right["oudlers"],
+            "The deal has no count of oudlers yet (unfinished or redealt)."
+            if right["oudlers"] is None
+            else f"The attack has {right['oudlers']} oudlers, not {claims['oudlers']}.",
+        )
+    if "partner" in claims and partner_known and claims["partner"] != right["partner"]:
         check.differ(
             "/claims/partner",
             claims["partner"],
-            answer["partner"],
-            f"The taker's partner is {_seat_words(answer['partner'])}, not {_seat_words(claims['partner'])}.",
+            right["partner"],
+            f"The taker's partner is {_seat_words(right['partner'])}, not {_seat_words(claims['partner'])}.",
         )
     if "scores" in claims:
-        claimed_scores, correct_scores = claims["scores"], _scores(answer)
+        claimed_scores, correct_scores = claims["scores"], right["scores"]
         if claimed_scores is None or correct_scores is None or len(claimed_scores) != len(correct_scores):
             if claimed_scores != correct_scores:
                 check.differ(
@@ -220,9 +212,9 @@ def check_claims(
                     else f"The deal scores {correct_scores}.",
                 )
         else:
-            for seat, (mine, right) in enumerate(zip(claimed_scores, correct_scores, strict=True)):
-                if mine != right:
-                    check.differ(f"/claims/scores/{seat}", mine, right, f"Seat {seat} scores {right}, not {mine}.")
+            for seat, (mine, score) in enumerate(zip(claimed_scores, correct_scores, strict=True)):
+                if mine != score:
+                    check.differ(f"/claims/scores/{seat}", mine, score, f"Seat {seat} scores {score}, not {mine}.")
     if "first_violation" in claims:
-        check.first_violation(claims["first_violation"], answer)
+        check.first_violation(claims["first_violation"], right["first_violation"])
     return {"agree": not check.mismatches, "mismatches": check.mismatches}
