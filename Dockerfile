@@ -10,10 +10,11 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY requirements/runtime.lock /tmp/runtime.lock
 RUN python -m venv --without-pip /opt/venv \
     && python -m pip --python /opt/venv/bin/python install --no-cache-dir -r /tmp/runtime.lock
-# The service as a package (its dependencies are the lock's): the code, and the tarot-rules
-# command, which CI jobs run from this image.
+# The service as a package (its dependencies are the lock's): the code, its message catalogs
+# (compiled by setup.py as the package is built), and the tarot-rules command, which CI jobs
+# run from this image.
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY service ./service
 RUN python -m pip --python /opt/venv/bin/python install --no-cache-dir --no-deps . \
     && python -m compileall -q /opt/venv

@@ -28,7 +28,13 @@ $(STAMP): requirements/dev.lock pyproject.toml | $(VENV)/bin/python
 	$(INSTALL_PROJECT)
 	touch $@
 
-run: $(RUNTIME)
+# The message catalogs (service/texts/locales): the install compiles them (setup.py); a .po
+# edited since is compiled again here. Listed after a venv stamp, which installs Babel.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/texts/locales/*/LC_MESSAGES/*.po))
+%.mo: %.po
+	$(BIN)/pybabel --quiet compile -i $< -o $@ -l $(word 4,$(subst /, ,$<))
+
+run: $(RUNTIME) $(CATALOGS)
 	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
 
 test: lint typecheck browser unit
@@ -41,25 +47,25 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check service tests load bench conformance scripts/conformance-cases scripts/answer-examples
-	$(BIN)/ruff format --check service tests load bench conformance scripts/conformance-cases scripts/answer-examples
+	$(BIN)/ruff check setup.py service tests load bench conformance scripts/conformance-cases scripts/answer-examples
+	$(BIN)/ruff format --check setup.py service tests load bench conformance scripts/conformance-cases scripts/answer-examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(CATALOGS)
 	$(BIN)/pytest -n 2
 
 # Contract fuzzing of a real gunicorn on 127.0.0.1: schemathesis CLI, 1000 examples per
 # operation (FUZZ_EXAMPLES=n to change), JUnit report in reports/fuzz/.
 FUZZ_EXAMPLES ?= 1000
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(CATALOGS)
 	VENV_BIN=$(BIN) scripts/fuzz $(FUZZ_EXAMPLES)
 
 # Load and fault runs with wrk (installed from Debian where this user may) against gunicorn
 # on 127.0.0.1; LOAD_SECONDS per run. Table on stdout, figures in reports/load/.
 LOAD_SECONDS ?= 10
-load: $(STAMP)
+load: $(STAMP) $(CATALOGS)
 	scripts/ensure-packages wrk
 	$(BIN)/python load/run.py --seconds $(LOAD_SECONDS)
 
@@ -73,7 +79,7 @@ $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	$(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements/bench.txt
 	touch $@
 
-bench: $(BENCH_VENV)/.installed
+bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS)
 	scripts/ensure-packages wrk
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
@@ -81,13 +87,13 @@ bench: $(BENCH_VENV)/.installed
 
 # Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test
 # fails while either differs).
-spec: $(STAMP)
+spec: $(STAMP) $(CATALOGS)
 	$(BIN)/python scripts/answer-examples && $(BIN)/ruff format --quiet service/api/wire/answers.py
 	$(BIN)/python -m service.api.ops.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
 
 # Rewrite the conformance kit's case files (conformance/v1/cases) from scripts/conformance-cases;
 # a test fails while they differ from what it writes.
-kit: $(STAMP)
+kit: $(STAMP) $(CATALOGS)
 	$(BIN)/python scripts/conformance-cases
 
 # Re-pin the dependencies from pyproject.toml (needs the package registry).

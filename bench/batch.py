@@ -98,11 +98,12 @@ def _replay_command(path: Path, jobs: int) -> list[str]:
         "kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss; "
         "print(max(own, kids), file=sys.stderr); sys.exit(status)"
     )
-    return [sys.executable, "-c", code, "replay", "--quiet", "--jobs", str(jobs), str(path)]
+    return [sys.executable, "-c", code, "--lang", "en", "replay", "--quiet", "--jobs", str(jobs), str(path)]
 
 
 def _rate(stdout: str) -> float:
-    [rate] = [float(line.split()[-1]) for line in stdout.splitlines() if line.startswith("deals/s")]
+    # The summary writes counts as English does (12,345): the command runs with --lang en.
+    [rate] = [float(line.split()[-1].replace(",", "")) for line in stdout.splitlines() if line.startswith("deals/s")]
     return rate
 
 

@@ -59,6 +59,8 @@ from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
 from .connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED_PATHS
+from .rules.verdicts import Message, msg
+from .texts import DEFAULT_LANGUAGE, render
 
 PROBLEM_BASE = "/problems/"
 
@@ -133,21 +135,28 @@ class HeaderTimeoutError(Exception):
     """A request's headers did not arrive in time."""
 
 
-def problem_answer(status: HTTPStatus, kind: str, code: str, detail: str) -> bytes:
-    """A raw HTTP answer with a problem document, for faults found before the application runs."""
+def problem_answer(status: HTTPStatus, kind: str, code: str, detail: Message) -> bytes:
+    """A raw HTTP answer with a problem document, for faults found before the application runs.
+
+    Such a request's headers are not known (it could not be parsed, or they never came), so
+    neither is the language it asks for: the answer is in English, and says so.
+    """
+    text = render(detail, DEFAULT_LANGUAGE)
     body = json.dumps(
         {
             "type": PROBLEM_BASE + kind,
-            "title": status.phrase,
+            "title": render(Message(f"problem.title.{int(status)}"), DEFAULT_LANGUAGE),
             "status": int(status),
-            "detail": detail,
-            "errors": [{"pointer": "", "code": code, "message": detail}],
-        }
+            "detail": text,
+            "errors": [{"pointer": "", "code": code, "message": text}],
+        },
+        ensure_ascii=False,
     ).encode()
     head = (
         f"HTTP/1.1 {int(status)} {status.phrase}\r\n"
         "Connection: close\r\n"
         "Content-Type: application/problem+json\r\n"
+        f"Content-Language: {DEFAULT_LANGUAGE}\r\n"
         f"Content-Length: {len(body)}\r\n"
         f"X-Request-ID: {uuid.uuid4().hex}\r\n\r\n"
     )
@@ -161,11 +170,13 @@ def parse_problem(exc: Exception) -> bytes:
         if isinstance(exc, kind):
             status, code = kind_status, kind_code
             break
-    return problem_answer(status, "malformed-http", code, f"The HTTP request could not be parsed: {exc}")
+    # Each code has its sentence in the catalogs (error.<code>); gunicorn's reason is added as it is.
+    detail = Message(f"error.{code}", (("reason", str(exc)[:200]),))
+    return problem_answer(status, "malformed-http", code, detail)
 
 
 HEADER_TIMEOUT_ANSWER = problem_answer(
-    HTTPStatus.REQUEST_TIMEOUT, "request-timeout", "header_timeout", "The request's headers did not arrive in time."
+    HTTPStatus.REQUEST_TIMEOUT, "request-timeout", "header_timeout", msg("error.header_timeout")
 )
 
 

@@ -50,7 +50,7 @@ def test_malformed_json_is_400(client: FlaskClient, data: bytes) -> None:
 def test_json_that_is_not_an_object_is_422(client: FlaskClient, data: bytes) -> None:
     r = client.post(PATH, data=data, content_type="application/json")
     assert r.status_code == 422
-    assert problem(r)["errors"] == [{"pointer": "", "code": "type", "message": "Invalid input type."}]
+    assert problem(r)["errors"] == [{"pointer": "", "code": "type", "message": "Not a valid object."}]
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None, "application/xml"])
@@ -134,12 +134,14 @@ def test_a_list_over_its_limit_is_one_error_not_one_per_item(
 
 
 def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Reworded marshmallow messages (a new release, a translation) leave the codes as they were.
+    # Reworded marshmallow messages (a new release) leave the codes as they were, and the
+    # messages too: they come from the service's catalogs, never from marshmallow's wording.
     from marshmallow import fields, validate
 
     from service.api.wire.common import StrictSchema
     from service.api.wire.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
     from service.api.wire.problems import errors_from_messages
+    from service.texts import render
 
     monkeypatch.setitem(fields.Field.default_error_messages, "required", "Champ obligatoire.")
     monkeypatch.setitem(fields.Boolean.default_error_messages, "invalid", "Pas un booléen.")
@@ -155,12 +157,12 @@ def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch:
     )()
     with pytest.raises(ValidationError) as caught:
         schema.load({"players": 6, "hand": ["KS"] * 30, "first_trick": "yes", "colour": 1})
-    errors = {e.pointer: (e.code, e.message) for e in errors_from_messages(caught.value.messages)}
+    errors = {e.pointer: (e.code, render(e.message, "en")) for e in errors_from_messages(caught.value.messages)}
     assert errors == {
-        "/players": ("enum", "Valeur inconnue."),
-        "/hand": ("length", "Entre 1 et 24."),
-        "/first_trick": ("type", "Pas un booléen."),
-        "/dealer": ("required", "Champ obligatoire."),
+        "/players": ("enum", "Must be one of: 3, 4, 5."),
+        "/hand": ("length", "Give from 1 to 24 items."),
+        "/first_trick": ("type", "Not a valid boolean: give true or false."),
+        "/dealer": ("required", "Missing data for a required field."),
         "/colour": ("unknown_field", "Unknown field."),
     }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shlex
 import sys
 import xml.etree.ElementTree as ET
@@ -42,6 +43,15 @@ def command(*words: str | Path) -> str:
 
 
 FLASK_ADAPTER = command(ADAPTER)
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command speaks the user's locale: English here, whatever the locale the tests run in."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
 
 # The fake implementation: the app in process, made wrong as its argument says.
 FAKE = """
@@ -219,13 +229,19 @@ def conformance(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[
     return status, out, err
 
 
+def count(text: str) -> int:
+    """A number as the summary writes it: 12,345 in English, 12 345 in French."""
+    return int(re.sub("[,\u00a0\u202f]", "", text))
+
+
 def summary(out: str) -> dict[str, int]:
     rows = {}
     for line in out.splitlines():
         if not line.strip():
             break
-        label, value = line.split()
-        rows[label] = int(value)
+        # Split at ASCII spaces only: French groups digits with a narrow no-break space.
+        label, value = line.split()[0], line.rsplit(" ", 1)[1]
+        rows[label] = count(value)
     return rows
 
 
@@ -236,8 +252,8 @@ def by_operation(out: str) -> dict[str, list[int]]:
     for line in lines[start + 1 :]:
         if not line.strip():
             break
-        operation, *counts = line.split()
-        rows[operation] = [int(c) for c in counts]
+        operation, *counts = (part for part in line.split(" ") if part)
+        rows[operation] = [count(c) for c in counts]
     return rows
 
 

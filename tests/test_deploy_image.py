@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 import subprocess
+import zipfile
 from pathlib import Path
 
 from tests.serving import ROOT, VENV_BIN, Gunicorn, call
@@ -74,3 +75,28 @@ def test_image_entrypoint_and_health_check_serve(tmp_path: Path) -> None:
         assert server.stop() == 0
     down = subprocess.run(json.loads(health.group(1)), cwd=ROOT, env=server.env, capture_output=True, check=False)
     assert down.returncode == 1
+
+
+def test_the_package_is_built_with_its_compiled_catalogs(tmp_path: Path) -> None:
+    # What the image's `pip install .` does, from the tracked files only (no .mo among them):
+    # the wheel carries the compiled catalogs of both languages, and no .po.
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    source = tmp_path / "source"
+    for name in tracked:
+        if name in ("pyproject.toml", "setup.py", "README.md") or name.startswith("service/"):
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    assert not list(source.rglob("*.mo"))
+    python = str(VENV_BIN / "python")
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    [wheel] = wheels.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for language in ("en", "fr"):
+        for domain in ("messages", "cli"):
+            assert f"service/texts/locales/{language}/LC_MESSAGES/{domain}.mo" in names
+    assert not [name for name in names if name.endswith(".po")]

@@ -18,6 +18,7 @@ from service.rules.scoring import (
     score,
     threshold_half,
 )
+from service.texts import render
 
 from .conftest import golden
 
@@ -253,11 +254,32 @@ def test_9_explanation_states_every_term() -> None:
         chelem_announced=True,
         chelem_made_by=Side.ATTACK,
     )
-    assert score(summary).explanation == (
-        "prise: 36 points with 2 oudler(s), 41 needed: lost by 5.",
+    lines = score(summary).explanation
+    assert [render(line, "en") for line in lines] == [
+        "Prise: 36 points with 2 oudlers, 41 needed: lost by 5 points.",
         "Contract: −(25 + 5) × 1 = -30.",
         "Petit au bout to the attack: 10 × 1 = +10.",
-        "Poignée double shown by the defence: 30 to the side that wins the deal (defence).",
-        "Chelem (announced and made): +400.",
+        "Poignée double shown by the defence: 30 points to the side that wins the deal (the defence).",
+        "Chelem announced and made: +400.",
         "Per defender: +350; marks by seat: -350, +700, -350, +350, -350.",
-    )
+    ]
+    nbsp = "\u00a0"
+    assert [render(line, "fr") for line in lines] == [
+        f"Prise{nbsp}: 36 points avec 2 bouts, 41 nécessaires{nbsp}: chutée de 5 points.",
+        f"Contrat{nbsp}: −(25 + 5) × 1 = -30.",
+        f"Petit au bout pour l'attaque{nbsp}: 10 × 1 = +10.",
+        f"Poignée double montrée par la défense{nbsp}: 30 points au camp qui gagne la donne (la défense).",
+        f"Chelem annoncé et réalisé{nbsp}: +400.",
+        f"Par défenseur{nbsp}: +350{nbsp}; marque de chaque joueur{nbsp}: -350, +700, -350, +350, -350.",
+    ]
+
+
+def test_9_explanation_writes_points_as_each_language_does() -> None:
+    summary = Summary(players=4, contract=Contract.GARDE, taker=0, partner=None, points_half=81, oudlers=2)
+    [first, *_] = score(summary).explanation
+    assert render(first, "en") == "Garde: 40.5 points with 2 oudlers, 41 needed: lost by 1 point."
+    assert render(first, "fr") == "Garde\u00a0: 40,5 points avec 2 bouts, 41 nécessaires\u00a0: chutée de 1 point."
+    one = Summary(players=3, contract=Contract.GARDE_CONTRE, taker=0, partner=None, points_half=3, oudlers=0)
+    [first, *_] = score(one).explanation
+    assert render(first, "en").startswith("Garde contre: 1.5 points with 0 oudlers, 56 needed")
+    assert render(first, "fr").startswith("Garde contre\u00a0: 1,5 point avec 0 bout, 56 nécessaires")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from .layers import requestid, telemetry
+from .layers import language, requestid, telemetry
 from .operations import batch, evaluate, scoring, tricks
 from .ops import docs, ops
 from .wire import problems
 from .wire.fields import COMPONENTS, component_reference, default_in_words
-from .wire.responses import ProblemSchema
+from .wire.responses import LANGUAGE_COMPONENTS, ProblemSchema
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -29,6 +29,14 @@ no data of its callers.
 A rule verdict about a well-formed request (an illegal card, a faulty deal) is a 200 answer
 with machine-readable codes. A request that is not well formed is a 4xx
 `application/problem+json` answer whose `errors` locate each fault with a JSON pointer.
+
+**French or English.** Every text for people (legal-card reasons, violation messages, score
+explanations, problem titles, details and field messages) is in the language the request asks
+for with `Accept-Language`: `fr` (or `fr-FR`, `fr-CA`…) for French, anything else or nothing
+for English. The answer says which in `Content-Language`, and carries `Vary: Accept-Language`.
+Codes, pointers and numbers in fields never change with the language. For example, with
+`Accept-Language: fr`, a must-overtrump fault reads « Le joueur 2 devait surcouper : le 15
+d'atout bat le 12 d'atout posé ; cartes jouables : 17T, EX. »
 """
 
 
@@ -72,6 +80,10 @@ def init_app(app: Flask) -> None:
     api = TarotApi(app)
     for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)
+    for name, parameter in LANGUAGE_COMPONENTS["parameters"].items():
+        api.spec.components.parameter(name, parameter["in"], parameter)
+    for name, header in LANGUAGE_COMPONENTS["headers"].items():
+        api.spec.components.header(name, header)
     converter = api.ma_plugin.converter
     converter.add_attribute_function(component_reference)
     # Defaults said in words, not as `default`, which generators read as "required".
@@ -87,6 +99,7 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)
+    language.register(app)
     registry = telemetry.init_app(app)
     # The WSGI layers around Flask, outermost first: the request metrics time and count every
     # answer (errors and unrouted paths included), then each request gets its id, which is on

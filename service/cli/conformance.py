@@ -29,9 +29,10 @@ from typing import IO, Any, NamedTuple, Protocol
 
 import orjson
 
-from .errors import CommandError
+from .errors import PROG, CommandError, reason, warn
 from .kit import MISSING, Case, CaseFile, Difference, compare, default_kit, load_kit
 from .urls import ServiceUrl, url_argument
+from .words import labelled, language, number, say
 
 LISTED = 30
 """Failures printed; the JUnit report has them all."""
@@ -51,92 +52,11 @@ PASSED = "passed"
 FAILED = "failed"
 SKIPPED = "skipped"
 
-# User-facing text, in one place for the translation to come.
-HELP = "run the conformance kit against another implementation of the rules"
-DESCRIPTION = (
-    "Pose every case of the conformance kit to an implementation of the rules, a service speaking "
-    "this service's HTTP API (--url) or a program speaking the kit's line protocol (--harness), and "
-    "compare its answers with the cases' expectations. Exit status: 0 no case failed (skipped cases "
-    "allowed), 1 some did, 2 the kit could not be read or the implementation not reached."
-)
-KIT_HELP = "the kit's directory (default: conformance/v1 of the repository the command is installed from)"
-URL_HELP = "the base URL of a service to test: each request is POSTed to URL + the case's operation"
-HARNESS_HELP = (
-    "a shell command line that starts the implementation to test; it reads one request per line on "
-    "its standard input and writes one answer per line (see conformance/README.md)"
-)
-TAG_HELP = "run only the cases with this tag (repeatable: the cases with every tag given)"
-SKIP_TAG_HELP = "skip the cases with this tag, reported as skipped, with REASON if given (repeatable)"
-JUNIT_HELP = "write a JUnit XML report to PATH: a test suite per case file, a test case per case"
-REPORT_HELP = "write a Markdown summary to PATH (by operation, by tag, the failures) for a CI page"
-QUIET_HELP = "print only the summary"
-EMPTY_TAG = "an empty tag: {value}"
-SKIPPED_BY = "skipped with --skip-tag {tag}"
-UNKNOWN_TAG = "no case of the kit has the tag {tag!r}"
-UNUSED_SKIP_TAG = "tarot-rules: warning: no case of the kit has the tag {tag!r} (--skip-tag)"
-NOTHING_SELECTED = "tarot-rules: warning: no case has every tag given with --tag"
-NO_DIRECTORY = "{path}: cannot write the report there: no such directory"
-NOT_WRITABLE = "{path}: cannot write the report: {reason}"
-IS_A_DIRECTORY = "it is a directory"
-UNREACHABLE = "cannot reach the service at {url}: {reason}"
-URL_GONE = "the service at {url} stopped answering: {reason}"
-REFUSED = "HTTP {status} {reason}: {detail}"
-REFUSED_FIELD = "; {pointer}: {message}"
-ANSWER_NOT_JSON = "the answer (HTTP 200) is not JSON: {reason}"
-HARNESS_NOT_STARTED = "the harness could not start: {reason}"
-HARNESS_EXITED_AT_ONCE = "the harness ({command}) ended before its first answer: {how}"
-HARNESS_EXITED = "the harness ended before answering request {seq}: {how}"
-EXIT_STATUS = "exit status {status}"
-KILLED_BY = "killed by signal {signal}"
-STILL_RUNNING = "it closed its standard output"
-HARNESS_SILENT = "the harness did not answer request {seq} within {seconds:.0f} s"
-HARNESS_NOT_JSON = "the harness answered request {seq} with a line that is not JSON: {line}"
-HARNESS_NOT_OBJECT = (
-    "the harness answered request {seq} with {line}: a JSON object with seq and answer or error is expected"
-)
-HARNESS_WRONG_SEQ = "the harness answered with seq {got} where {seq} was expected"
-HARNESS_ERROR = "the implementation could not answer: {error}"
-NOT_RUN = "not run: {reason}"
-IMPLEMENTATION_GONE = "tarot-rules: {reason}; the remaining cases fail"
-ROW = "{label:<10}{value:>8}"
-LABELS = {"cases": "cases", PASSED: "passed", FAILED: "failed", SKIPPED: "skipped"}
-OPERATION_HEADER = "operation"
-COUNT_HEADERS = ("cases", "passed", "failed", "skipped")
-SKIPS = "Skipped:"
-SKIP_LINE = "  {tag} ({count}): {reason}"
-FAILURES = "Failures:"
-FAILURE_TITLE = "{id} ({file}): {description}"
-MORE = "… and {count} more (see --junit or --report)"
-UNASKED = "… and {count} cases not run: {reason}"
-WHOLE_ANSWER = "(the whole answer)"
-DIFFERENCE = "{pointer}: expected {expected}, got {got}"
-DIFFERENCE_UNORDERED = "{pointer}: expected in any order {expected}, got {got}"
-DIFFERENCE_WHY = "{pointer}: expected {expected}, got {got}: {why}"
-GOT_NOTHING = "nothing (the pointer does not resolve in the answer)"
 CUT = "…"
 JUNIT_NAME = "tarot-rules conformance"
+"""The JUnit report's name, and its failures' types: the same in every language."""
 JUNIT_MISMATCH = "mismatch"
 JUNIT_NO_ANSWER = "no-answer"
-JUNIT_DIFFERENCES = "{count} differences, the first: {first}"
-REPORT_TITLE = "# Conformance kit: {verdict}"
-REPORT_PASSED = "passed"
-REPORT_FAILED = "failed"
-REPORT_TOTALS = "{cases} cases: {passed} passed, {failed} failed, {skipped} skipped."
-REPORT_TARGET_URL = "Implementation: the service at {url}."
-REPORT_TARGET_HARNESS = "Implementation: the harness {command}."
-REPORT_BY_OPERATION = "## By operation"
-REPORT_BY_TAG = "## By tag"
-REPORT_SKIPPED = "## Skipped"
-REPORT_FAILURES = "## Failures"
-REPORT_TOTAL = "**total**"
-REPORT_OPERATION = "Operation"
-REPORT_TAG = "Tag"
-REPORT_COUNT_HEADERS = ("Cases", "Passed", "Failed", "Skipped")
-REPORT_SKIP_HEADERS = ("Tag", "Cases", "Reason")
-REPORT_FAILURE_HEADERS = ("Case", "File", "First difference")
-REPORT_MORE = "… and {count} more failures (see the JUnit report)."
-REPORT_UNASKED = "… and {count} cases not run: {reason}."
-REPORT_NONE = "None."
 
 # XML 1.0 has no way to write these, not even escaped; an implementation's error text may hold them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -160,10 +80,6 @@ class Implementation(Protocol):
 # -- The implementations ---------------------------------------------------------------------------------
 
 
-def _reason(exc: BaseException) -> str:
-    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__
-
-
 class Service:
     """A service speaking this one's API, over one keep-alive connection."""
 
@@ -174,7 +90,7 @@ class Service:
             self.conn.connect()
         except OSError as exc:
             self.conn.close()
-            raise CommandError(UNREACHABLE.format(url=where.url, reason=_reason(exc))) from None
+            raise CommandError(say("conformance.unreachable", url=where.url, reason=reason(exc))) from None
 
     def ask(self, operation: str, request: Any) -> Any:
         body = orjson.dumps(request)
@@ -182,25 +98,26 @@ class Service:
             "Content-Type": "application/json",
             "Accept": "application/json, application/problem+json",
             "User-Agent": USER_AGENT,
+            "Accept-Language": language(),  # the problems' details in the command's language
         }
         try:
             answer, data = self._post(self.where.prefix + operation, body, headers)
         except (OSError, http.client.HTTPException) as exc:
             self.conn.close()
             if isinstance(exc, TimeoutError):
-                raise GoneError(URL_GONE.format(url=self.where.url, reason=_reason(exc))) from None
+                raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(exc))) from None
             # The service may have closed the connection kept alive since the last request: one more try.
             try:
                 answer, data = self._post(self.where.prefix + operation, body, headers)
             except (OSError, http.client.HTTPException) as again:
                 self.conn.close()
-                raise GoneError(URL_GONE.format(url=self.where.url, reason=_reason(again))) from None
+                raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(again))) from None
         if answer.status != 200:
             raise NoAnswerError(self._refusal(answer, data))
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            raise NoAnswerError(ANSWER_NOT_JSON.format(reason=exc)) from None
+            raise NoAnswerError(say("conformance.answer_not_json", reason=str(exc))) from None
 
     def _post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[http.client.HTTPResponse, bytes]:
         self.conn.request("POST", path, body, headers)
@@ -215,10 +132,16 @@ class Service:
             problem = None
         if not isinstance(problem, dict):
             problem = {}
-        message = REFUSED.format(status=answer.status, reason=answer.reason, detail=problem.get("detail") or "")
+        message = say(
+            "conformance.refused",
+            status=str(answer.status),
+            reason=answer.reason,
+            detail=str(problem.get("detail") or ""),
+        )
         for error in problem.get("errors") or ():
             if isinstance(error, dict) and error.get("message") != problem.get("detail"):
-                message += REFUSED_FIELD.format(pointer=error.get("pointer", ""), message=error.get("message", ""))
+                field = labelled(str(error.get("pointer", "")), str(error.get("message", "")))
+                message = say("text.parts", first=message, second=field)
         return message
 
     def close(self) -> None:
@@ -241,7 +164,7 @@ class Harness:
                 command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
             )
         except OSError as exc:
-            raise CommandError(HARNESS_NOT_STARTED.format(reason=_reason(exc))) from None
+            raise CommandError(say("conformance.harness.not_started", reason=reason(exc))) from None
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.reader = threading.Thread(target=self._read, name="harness-reader", daemon=True)
         self.reader.start()
@@ -264,21 +187,22 @@ class Harness:
         try:
             raw = self.lines.get(timeout=TIMEOUT)
         except queue.Empty:
-            raise GoneError(HARNESS_SILENT.format(seq=seq, seconds=TIMEOUT)) from None
+            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=round(TIMEOUT))) from None
         if raw == b"":
             self._ended()
         try:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            raise GoneError(HARNESS_NOT_JSON.format(seq=seq, line=_shown(raw))) from None
+            raise GoneError(say("conformance.harness.not_json", seq=str(seq), line=_shown(raw))) from None
         if not isinstance(message, dict) or ("answer" not in message and "error" not in message):
-            raise GoneError(HARNESS_NOT_OBJECT.format(seq=seq, line=_shown(raw)))
+            raise GoneError(say("conformance.harness.not_object", seq=str(seq), line=_shown(raw)))
         got = message.get("seq")
         if isinstance(got, bool) or got != seq:
-            raise GoneError(HARNESS_WRONG_SEQ.format(got=_value(got), seq=seq))
+            raise GoneError(say("conformance.harness.wrong_seq", got=_value(got), seq=str(seq)))
         if "error" in message:
             error = message["error"]
-            raise NoAnswerError(HARNESS_ERROR.format(error=error if isinstance(error, str) else _value(error)))
+            error = error if isinstance(error, str) else _value(error)
+            raise NoAnswerError(say("conformance.harness.error", error=error))
         return message["answer"]
 
     def _ended(self) -> None:
@@ -288,14 +212,14 @@ class Harness:
         except subprocess.TimeoutExpired:
             status = None
         if status is None:
-            how = STILL_RUNNING
+            how = say("conformance.harness.output_closed")
         elif status < 0:
-            how = KILLED_BY.format(signal=-status)
+            how = say("conformance.harness.killed", signal=str(-status))
         else:
-            how = EXIT_STATUS.format(status=status)
+            how = say("conformance.harness.exit_status", status=str(status))
         if self.seq == 1:
-            raise CommandError(HARNESS_EXITED_AT_ONCE.format(command=self.command, how=how))
-        raise GoneError(HARNESS_EXITED.format(seq=self.seq, how=how))
+            raise CommandError(say("conformance.harness.ended_at_once", command=self.command, how=how))
+        raise GoneError(say("conformance.harness.ended", seq=str(self.seq), how=how))
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -349,7 +273,7 @@ def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implement
             continue
         except GoneError as exc:
             gone = str(exc)
-            print(IMPLEMENTATION_GONE.format(reason=gone), file=sys.stderr)
+            print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
             outcomes.append(Outcome(case, FAILED, error=gone))
             continue
         differences = compare(case, answer)
@@ -424,53 +348,68 @@ def difference_line(difference: Difference, limit: int | None = VALUE_CHARS) -> 
         text = _value(value)
         return text if limit is None else _cut(text, limit)
 
-    pointer = difference.pointer or WHOLE_ANSWER
+    pointer = difference.pointer or say("conformance.whole_answer")
     expected = shown(difference.expected)
     if difference.got is MISSING:
-        return DIFFERENCE.format(pointer=pointer, expected=expected, got=GOT_NOTHING)
+        return say("conformance.difference", pointer=pointer, expected=expected, got=say("kit.no_value"))
+    got = shown(difference.got)
     if difference.why:
-        return DIFFERENCE_WHY.format(pointer=pointer, expected=expected, got=shown(difference.got), why=difference.why)
-    line = DIFFERENCE_UNORDERED if difference.unordered else DIFFERENCE
-    return line.format(pointer=pointer, expected=expected, got=shown(difference.got))
+        return say("conformance.difference_why", pointer=pointer, expected=expected, got=got, why=difference.why)
+    if difference.unordered:
+        return say("conformance.difference_unordered", pointer=pointer, expected=expected, got=got)
+    return say("conformance.difference", pointer=pointer, expected=expected, got=got)
 
 
 def first_difference(outcome: Outcome, limit: int | None = VALUE_CHARS) -> str:
     if outcome.unasked:
-        return NOT_RUN.format(reason=outcome.error)
+        return say("conformance.not_run", reason=outcome.error)
     return outcome.error or difference_line(outcome.differences[0], limit)
 
 
+def _counts(counts: Counts) -> tuple[int, int, int, int]:
+    return counts.cases, counts.passed, counts.failed, counts.skipped
+
+
 def print_summary(summary: Summary, out: IO[str]) -> None:
-    for name, label in LABELS.items():
-        print(ROW.format(label=label, value=getattr(summary.total, name)), file=out)
+    # Counts in the order of _counts; the columns as wide as the language's words need.
+    labels = (
+        say("conformance.summary.cases"),
+        say("conformance.summary.passed"),
+        say("conformance.summary.failed"),
+        say("conformance.summary.skipped"),
+    )
+    label_width = max(10, *(len(label) + 1 for label in labels))
+    for label, value in zip(labels, _counts(summary.total), strict=True):
+        print(f"{label:<{label_width}}{number(value):>8}", file=out)
     if not summary.operations:
         return
-    width = max(len(OPERATION_HEADER), *(len(op) for op in summary.operations))
+    header = say("conformance.summary.operation")
+    width = max(len(header), *(len(op) for op in summary.operations))
+    column = max(9, *(len(label) + 2 for label in labels))
     print(file=out)
-    print(f"{OPERATION_HEADER:<{width}}" + "".join(f"{h:>9}" for h in COUNT_HEADERS), file=out)
+    print(f"{header:<{width}}" + "".join(f"{h:>{column}}" for h in labels), file=out)
     for operation, counts in summary.operations.items():
-        values = (counts.cases, counts.passed, counts.failed, counts.skipped)
-        print(f"{operation:<{width}}" + "".join(f"{v:>9}" for v in values), file=out)
+        print(f"{operation:<{width}}" + "".join(f"{number(v):>{column}}" for v in _counts(counts)), file=out)
 
 
 def print_details(summary: Summary, out: IO[str]) -> None:
     if summary.skips:
-        print(f"\n{SKIPS}", file=out)
-        for (tag, reason), count in summary.skips.items():
-            print(SKIP_LINE.format(tag=tag, count=count, reason=reason), file=out)
+        print("\n" + say("conformance.skips"), file=out)
+        for (tag, why), count in summary.skips.items():
+            print("  " + labelled(f"{tag} ({number(count)})", why), file=out)
     if not summary.failures and not summary.unasked:
         return
-    print(f"\n{FAILURES}", file=out)
+    print("\n" + say("conformance.failures"), file=out)
     for outcome in summary.failures[:LISTED]:
         case = outcome.case
-        print(FAILURE_TITLE.format(id=case.id, file=case.file, description=case.description), file=out)
+        print(labelled(f"{case.id} ({case.file})", case.description), file=out)
         lines = [outcome.error] if outcome.error else [difference_line(d) for d in outcome.differences]
         for line in lines:
             print(f"    {line}", file=out)
     if len(summary.failures) > LISTED:
-        print(MORE.format(count=len(summary.failures) - LISTED), file=out)
+        print(say("conformance.more", len(summary.failures) - LISTED), file=out)
     if summary.unasked:
-        print(UNASKED.format(count=len(summary.unasked), reason=summary.unasked[0].error), file=out)
+        print(say("conformance.unasked", len(summary.unasked), reason=summary.unasked[0].error), file=out)
 
 
 def _xml(text: str) -> str:
@@ -500,7 +439,7 @@ def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.Ele
                 else:
                     first = difference_line(outcome.differences[0])
                     count = len(outcome.differences)
-                    message = first if count == 1 else JUNIT_DIFFERENCES.format(count=count, first=first)
+                    message = first if count == 1 else say("conformance.junit.differences", count, first=first)
                     kind, lines = JUNIT_MISMATCH, [difference_line(d, None) for d in outcome.differences]
                 failure = ET.SubElement(case, "failure", message=_xml(message), type=kind)
                 failure.text = _xml("\n".join([outcome.case.description, *lines]))
@@ -536,54 +475,73 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: int) 
 
 
 def _count_row(label: str, counts: Counts) -> list[str]:
-    return [label, str(counts.cases), str(counts.passed), str(counts.failed), str(counts.skipped)]
+    return [label, *map(number, _counts(counts))]
 
 
 def markdown(summary: Summary, implementation: str) -> str:
     total = summary.total
-    verdict = REPORT_FAILED if total.failed else REPORT_PASSED
-    lines = [
-        REPORT_TITLE.format(verdict=verdict),
-        "",
-        REPORT_TOTALS.format(cases=total.cases, passed=total.passed, failed=total.failed, skipped=total.skipped),
-        implementation,
-        "",
-        REPORT_BY_OPERATION,
-        "",
-    ]
+    verdict = say("conformance.report.failed") if total.failed else say("conformance.report.passed")
+    totals = say(
+        "conformance.report.totals",
+        cases=say("conformance.report.cases", total.cases),
+        passed=say("conformance.report.passed_count", total.passed),
+        failed=say("conformance.report.failed_count", total.failed),
+        skipped=say("conformance.report.skipped_count", total.skipped),
+    )
+    count_headers = (
+        say("conformance.report.header.cases"),
+        say("conformance.report.header.passed"),
+        say("conformance.report.header.failed"),
+        say("conformance.report.header.skipped"),
+    )
+    none = say("conformance.report.none")
+    lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
+    lines += ["## " + say("conformance.report.by_operation"), ""]
     rows = [_count_row(_code(op), counts) for op, counts in summary.operations.items()]
-    lines += _table((REPORT_OPERATION, *REPORT_COUNT_HEADERS), [*rows, _count_row(REPORT_TOTAL, total)], 4)
-    lines += ["", REPORT_BY_TAG, ""]
+    rows.append(_count_row(f"**{say('conformance.report.total')}**", total))
+    lines += _table((say("conformance.report.header.operation"), *count_headers), rows, 4)
+    lines += ["", "## " + say("conformance.report.by_tag"), ""]
     if summary.tags:
         rows = [_count_row(_code(tag), counts) for tag, counts in summary.tags.items()]
-        lines += _table((REPORT_TAG, *REPORT_COUNT_HEADERS), rows, 4)
+        lines += _table((say("conformance.report.header.tag"), *count_headers), rows, 4)
     else:
-        lines.append(REPORT_NONE)
+        lines.append(none)
     if summary.skips:
-        lines += ["", REPORT_SKIPPED, ""]
-        rows = [[_code(tag), str(count), reason] for (tag, reason), count in summary.skips.items()]
-        lines += _table(REPORT_SKIP_HEADERS, rows, 0)
-    lines += ["", REPORT_FAILURES, ""]
+        lines += ["", "## " + say("conformance.report.skipped"), ""]
+        headers = (
+            say("conformance.report.header.tag"),
+            say("conformance.report.header.cases"),
+            say("conformance.report.header.reason"),
+        )
+        rows = [[_code(tag), number(count), why] for (tag, why), count in summary.skips.items()]
+        lines += _table(headers, rows, 0)
+    lines += ["", "## " + say("conformance.report.failures"), ""]
     if summary.failures or summary.unasked:
+        headers = (
+            say("conformance.report.header.case"),
+            say("conformance.report.header.file"),
+            say("conformance.report.header.first_difference"),
+        )
         rows = [
             [_code(o.case.id), _code(o.case.file), _code(first_difference(o))] for o in summary.failures[:REPORT_LISTED]
         ]
-        lines += _table(REPORT_FAILURE_HEADERS, rows, 0)
+        lines += _table(headers, rows, 0)
         if len(summary.failures) > REPORT_LISTED:
-            lines += ["", REPORT_MORE.format(count=len(summary.failures) - REPORT_LISTED)]
+            lines += ["", say("conformance.report.more", len(summary.failures) - REPORT_LISTED)]
         if summary.unasked:
-            lines += ["", REPORT_UNASKED.format(count=len(summary.unasked), reason=summary.unasked[0].error)]
+            unasked = say("conformance.report.unasked", len(summary.unasked), reason=summary.unasked[0].error)
+            lines += ["", unasked]
     else:
-        lines.append(REPORT_NONE)
+        lines.append(none)
     return "\n".join(lines) + "\n"
 
 
 def _check_writable(path: str) -> None:
     """Refuse, before the run, a report path that cannot be written."""
     if os.path.isdir(path):
-        raise CommandError(NOT_WRITABLE.format(path=path, reason=IS_A_DIRECTORY))
+        raise CommandError(say("conformance.not_writable", path=path, reason=say("conformance.is_a_directory")))
     if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise CommandError(NO_DIRECTORY.format(path=path))
+        raise CommandError(say("conformance.no_directory", path=path))
 
 
 def _write(path: str, write: Any) -> None:
@@ -591,33 +549,40 @@ def _write(path: str, write: Any) -> None:
         with open(path, "wb") as out:
             write(out)
     except OSError as exc:
-        raise CommandError(NOT_WRITABLE.format(path=path, reason=_reason(exc))) from None
+        raise CommandError(say("conformance.not_writable", path=path, reason=reason(exc))) from None
 
 
 # -- The command ------------------------------------------------------------------------------------------
 
 
 def skip_tag(text: str) -> tuple[str, str]:
-    tag, _, reason = text.partition("=")
+    tag, _, why = text.partition("=")
     if not tag:
-        raise argparse.ArgumentTypeError(EMPTY_TAG.format(value=text))
-    return tag, reason or SKIPPED_BY.format(tag=tag)
+        raise argparse.ArgumentTypeError(say("conformance.empty_tag", value=text))
+    return tag, why or say("conformance.skipped_by", tag=tag)
 
 
 def add_parser(commands: Any) -> None:
     """The ``conformance`` subcommand, on the ``add_subparsers()`` object of the main parser."""
-    parser = commands.add_parser("conformance", help=HELP, description=DESCRIPTION)
-    parser.add_argument("--kit", type=Path, metavar="DIR", help=KIT_HELP)
-    implementation = parser.add_mutually_exclusive_group(required=True)
-    implementation.add_argument("--url", type=url_argument, help=URL_HELP)
-    implementation.add_argument("--harness", metavar="COMMAND", help=HARNESS_HELP)
-    parser.add_argument("--tag", action="append", default=[], metavar="T", help=TAG_HELP)
-    parser.add_argument(
-        "--skip-tag", type=skip_tag, action="append", default=[], metavar="T[=REASON]", help=SKIP_TAG_HELP
+    parser = commands.add_parser(
+        "conformance", help=say("conformance.help"), description=say("conformance.description")
     )
-    parser.add_argument("--junit", metavar="PATH", help=JUNIT_HELP)
-    parser.add_argument("--report", metavar="PATH.md", help=REPORT_HELP)
-    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
+    parser.add_argument("--kit", type=Path, metavar="DIR", help=say("conformance.help.kit"))
+    implementation = parser.add_mutually_exclusive_group(required=True)
+    implementation.add_argument("--url", type=url_argument, help=say("conformance.help.url"))
+    implementation.add_argument("--harness", metavar="COMMAND", help=say("conformance.help.harness"))
+    parser.add_argument("--tag", action="append", default=[], metavar="T", help=say("conformance.help.tag"))
+    parser.add_argument(
+        "--skip-tag",
+        type=skip_tag,
+        action="append",
+        default=[],
+        metavar="T[=REASON]",
+        help=say("conformance.help.skip_tag"),
+    )
+    parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
+    parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
+    parser.add_argument("--quiet", action="store_true", help=say("conformance.help.quiet"))
     parser.set_defaults(run=run)
 
 
@@ -626,13 +591,13 @@ def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple
     known = {tag for f in files for case in f.cases for tag in case.tags}
     for tag in tags:
         if tag not in known:
-            raise CommandError(UNKNOWN_TAG.format(tag=tag))
+            raise CommandError(say("conformance.unknown_tag", tag=tag))
     for tag, _ in skips:
         if tag not in known:
-            print(UNUSED_SKIP_TAG.format(tag=tag), file=sys.stderr)
+            warn(say("conformance.unused_skip_tag", tag=tag))
     selected = [case for f in files for case in f.cases if all(tag in case.tags for tag in tags)]
     if not selected:
-        print(NOTHING_SELECTED, file=sys.stderr)
+        warn(say("conformance.nothing_selected"))
     return selected
 
 
@@ -645,10 +610,10 @@ def run(args: argparse.Namespace) -> int:
     implementation: Implementation
     if args.url is not None:
         implementation = Service(args.url)
-        described = REPORT_TARGET_URL.format(url=_code(args.url.url))
+        described = say("conformance.report.target_url", url=_code(args.url.url))
     else:
         implementation = Harness(args.harness)
-        described = REPORT_TARGET_HARNESS.format(command=_code(args.harness))
+        described = say("conformance.report.target_harness", command=_code(args.harness))
     try:
         outcomes = run_cases(cases, args.skip_tag, implementation)
     finally:

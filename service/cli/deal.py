@@ -29,22 +29,7 @@ from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import FFT
 
 from .errors import CommandError
-
-# User-facing text, in one place for the translation to come.
-HELP = "print random deals, legally played, as deal records (the same for the same seed)"
-DESCRIPTION = (
-    "Deal, bid, call, discard and play random deals by the rules, and print each as one line of "
-    "JSON: the POST /v1/deals/evaluate request, ready for tarot-rules replay. The same seed gives "
-    "the same deal with the same version of the service."
-)
-PLAYERS_HELP = "players at the table"
-SEED_HELP = "the first deal's seed, a whole number from 0"
-COUNT_HELP = "how many deals, seeds SEED, SEED+1, … (default: 1)"
-ID_PREFIX_HELP = "give each record the id PREFIX followed by its seed"
-CLAIMS_HELP = "add the claims the rules make true (validity, trick winners, points, oudlers, partner, scores)"
-NOT_WHOLE = "not a whole number from {minimum}: {value}"
-ID_TOO_LONG = "--id-prefix: the ids would run to {length} characters; an id has at most {limit}"
-NOT_EVALUATED = "deal {seed} could not be evaluated: {detail}"
+from .words import language, say
 
 
 def _whole(minimum: int) -> Any:
@@ -54,7 +39,7 @@ def _whole(minimum: int) -> Any:
         except ValueError:
             value = minimum - 1
         if value < minimum:
-            raise argparse.ArgumentTypeError(NOT_WHOLE.format(minimum=minimum, value=text))
+            raise argparse.ArgumentTypeError(say("deal.not_whole", minimum=minimum, value=text))
         return value
 
     return parse
@@ -62,12 +47,12 @@ def _whole(minimum: int) -> Any:
 
 def add_parser(commands: Any) -> None:
     """The ``deal`` subcommand, on the ``add_subparsers()`` object of the main parser."""
-    parser = commands.add_parser("deal", help=HELP, description=DESCRIPTION)
-    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, required=True, help=PLAYERS_HELP)
-    parser.add_argument("--seed", type=_whole(0), required=True, metavar="SEED", help=SEED_HELP)
-    parser.add_argument("--count", type=_whole(1), default=1, metavar="K", help=COUNT_HELP)
-    parser.add_argument("--id-prefix", metavar="PREFIX", help=ID_PREFIX_HELP)
-    parser.add_argument("--claims", action="store_true", help=CLAIMS_HELP)
+    parser = commands.add_parser("deal", help=say("deal.help"), description=say("deal.description"))
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, required=True, help=say("deal.help.players"))
+    parser.add_argument("--seed", type=_whole(0), required=True, metavar="SEED", help=say("deal.help.seed"))
+    parser.add_argument("--count", type=_whole(1), default=1, metavar="K", help=say("deal.help.count"))
+    parser.add_argument("--id-prefix", metavar="PREFIX", help=say("deal.help.id_prefix"))
+    parser.add_argument("--claims", action="store_true", help=say("deal.help.claims"))
     parser.set_defaults(run=run)
 
 
@@ -105,10 +90,10 @@ def request_of(record: DealRecord, record_id: str | None = None) -> dict[str, An
 
 def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
     """What the service's evaluation says of a request, as the claims an engine would make."""
-    item = record_item(0, request)
+    item = record_item(0, request, language=language())
     answer = item.get("result")
     if answer is None:
-        raise CommandError(NOT_EVALUATED.format(seed=seed, detail=item["problem"]["detail"]))
+        raise CommandError(say("deal.not_evaluated", seed=str(seed), detail=item["problem"]["detail"]))
     return true_claims(answer, request["players"])
 
 
@@ -125,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.id_prefix is not None:
         longest = f"{args.id_prefix}{args.seed + args.count - 1}"  # seeds grow, and so do their ids
         if len(longest) > ID_MAX_LENGTH:
-            raise CommandError(ID_TOO_LONG.format(length=len(longest), limit=ID_MAX_LENGTH))
+            raise CommandError(say("deal.id_too_long", length=len(longest), limit=ID_MAX_LENGTH))
     # Bytes straight to the binary stream where there is one: UTF-8 whatever the locale says.
     binary = getattr(sys.stdout, "buffer", None)
     try:

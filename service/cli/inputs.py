@@ -24,22 +24,13 @@ from typing import IO, Any, NamedTuple, cast
 from service.api.pipeline.jsonio import BodyError, parse_body
 from service.api.pipeline.records import LINE_READ_BYTES, over_limit, without_line_end
 
-from .errors import CommandError
+from .errors import CommandError, reason
+from .words import say, service_text
 
 STDIN = "-"
-
-# User-facing text, in one place for the translation to come.
 STDIN_NAME = "stdin"
-NO_SUCH_FILE = "{name}: no such file"
-IS_A_DIRECTORY = "{name}: is a directory, not a file of records"
-UNREADABLE = "{name}: cannot be read: {reason}"
-STDIN_TWICE = "standard input (-) can be given only once"
-BYTE_ORDER_MARK = "{name}:{line}: the file starts with a byte order mark: save it as UTF-8 without one"
-NOT_RECORDS = (
-    "{name}:{line}: neither NDJSON nor a JSON array: a record should begin with '{{' (NDJSON, one per line) "
-    "or the file with '[' (a JSON array), not with {start}"
-)
-BAD_ARRAY = "{name}: not a valid JSON array: {reason}"
+"""Standard input's name in messages and reports, in every language: it names the records'
+test suite, which a report compared from run to run must keep."""
 
 _BLANK = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
@@ -110,21 +101,21 @@ def _detect(name: str, stream: io.BufferedReader) -> tuple[bool, int]:
     """Whether the file is a JSON array, and how many blank lines came before its content."""
     skipped, rest = _skip_blank_lines(stream)
     if rest.startswith(_BOM):
-        raise CommandError(BYTE_ORDER_MARK.format(name=name, line=skipped + 1))
+        raise CommandError(say("inputs.byte_order_mark", name=name, line=str(skipped + 1)))
     if rest[:1] not in (b"", b"{", b"["):
-        raise CommandError(NOT_RECORDS.format(name=name, line=skipped + 1, start=_start_of(rest)))
+        raise CommandError(say("inputs.not_records", name=name, line=str(skipped + 1), start=_start_of(rest)))
     return rest[:1] == b"[", skipped
 
 
 def _open_file(name: str) -> io.BufferedReader:
     if os.path.isdir(name):
-        raise CommandError(IS_A_DIRECTORY.format(name=name))
+        raise CommandError(say("inputs.directory", name=name))
     try:
         return open(name, "rb")
     except FileNotFoundError:
-        raise CommandError(NO_SUCH_FILE.format(name=name)) from None
+        raise CommandError(say("inputs.no_such_file", name=name)) from None
     except OSError as exc:
-        raise CommandError(UNREADABLE.format(name=name, reason=exc.strerror or exc)) from None
+        raise CommandError(say("inputs.unreadable", name=name, reason=reason(exc))) from None
 
 
 def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[Source]:
@@ -137,7 +128,7 @@ def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[S
     for name in names:
         if name == STDIN:
             if any(s.path is None for s in sources):
-                raise CommandError(STDIN_TWICE)
+                raise CommandError(say("inputs.stdin_twice"))
             stream = _buffered(stdin if stdin is not None else sys.stdin.buffer)
             array, skipped = _detect(STDIN_NAME, stream)
             sources.append(Source(STDIN_NAME, None, array, skipped, stream))
@@ -146,7 +137,7 @@ def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[S
             with _open_file(name) as f:
                 array, skipped = _detect(name, f)
         except OSError as exc:
-            raise CommandError(UNREADABLE.format(name=name, reason=exc.strerror or exc)) from None
+            raise CommandError(say("inputs.unreadable", name=name, reason=reason(exc))) from None
         sources.append(Source(name, name, array, skipped))
     return sources
 
@@ -174,7 +165,7 @@ def _elements(file_no: int, source: Source, stream: io.BufferedReader, skipped: 
     try:
         value = parse_body(data)
     except BodyError as exc:
-        raise CommandError(BAD_ARRAY.format(name=source.name, reason=exc)) from None
+        raise CommandError(say("inputs.bad_array", name=source.name, reason=service_text(exc.message))) from None
     assert isinstance(value, list)  # it begins with "[" and parsed
     for index, element in enumerate(value):
         yield Record(file_no, index, element)
@@ -203,7 +194,7 @@ def records_of(file_no: int, source: Source) -> Iterator[Record]:
             else:
                 yield from _lines(file_no, stream, source.skipped)
     except OSError as exc:
-        raise CommandError(UNREADABLE.format(name=source.name, reason=exc.strerror or exc)) from None
+        raise CommandError(say("inputs.unreadable", name=source.name, reason=reason(exc))) from None
 
 
 class Span(NamedTuple):
@@ -244,7 +235,7 @@ def spans(file_no: int, path: str, size: int) -> Iterator[Span | list[Record]]:
             if position > start:
                 yield Span(file_no, path, start, position - start, first)
     except OSError as exc:
-        raise CommandError(UNREADABLE.format(name=path, reason=exc.strerror or exc)) from None
+        raise CommandError(say("inputs.unreadable", name=path, reason=reason(exc))) from None
 
 
 def span_records(span: Span) -> Iterator[Record]:

@@ -4,6 +4,9 @@ A deal that is faulty or whose claims disagree is a ``<failure>`` (one, listing 
 is both); a malformed record is an ``<error>``. Each element is written with ElementTree as
 its record comes, into temporary files, and the report is put together at the end, when
 every suite's counts are known: memory stays flat however many records there are.
+
+Only the failures' messages and texts are in the command's language: the names, types and
+counts are the same in every language, for the tools that compare reports.
 """
 
 from __future__ import annotations
@@ -16,15 +19,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import IO
 
-from .errors import CommandError
+from .errors import CommandError, reason
 from .outcomes import FAULTY, MALFORMED, Outcome, error_details, error_message, failure_details, failure_message
+from .words import say
 
-# User-facing text, in one place for the translation to come.
 REPORT_NAME = "tarot-rules replay"
-NO_DIRECTORY = "{path}: cannot write the JUnit report there: no such directory"
-NOT_WRITABLE = "{path}: cannot write the JUnit report: {reason}"
-PERMISSION = "permission denied"
-IS_A_DIRECTORY = "it is a directory"
+"""The report's name: the command's, in every language."""
 
 # XML 1.0 has no way to write these, not even escaped; a record's id may hold them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -44,11 +44,11 @@ class JUnitReport:
     def __init__(self, path: str, suites: Sequence[str]) -> None:
         directory = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
-            raise CommandError(NOT_WRITABLE.format(path=path, reason=IS_A_DIRECTORY))
+            raise CommandError(say("junit.not_writable", path=path, reason=say("junit.is_a_directory")))
         if not os.path.isdir(directory):
-            raise CommandError(NO_DIRECTORY.format(path=path))
+            raise CommandError(say("junit.no_directory", path=path))
         if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-            raise CommandError(NOT_WRITABLE.format(path=path, reason=PERMISSION))
+            raise CommandError(say("junit.not_writable", path=path, reason=say("junit.permission")))
         self.path = path
         self._names = list(suites)
         self._current = -1
@@ -111,7 +111,7 @@ class JUnitReport:
                 shutil.copyfileobj(self._suites, out)
                 out.write("</testsuites>\n")
         except OSError as exc:
-            raise CommandError(NOT_WRITABLE.format(path=self.path, reason=exc.strerror or exc)) from None
+            raise CommandError(say("junit.not_writable", path=self.path, reason=reason(exc))) from None
         finally:
             self.close()
 

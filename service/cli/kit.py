@@ -16,33 +16,11 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from .errors import CommandError
+from .errors import CommandError, reason
+from .words import say
 
 CASES_DIRECTORY = "cases"
 
-# User-facing text, in one place for the translation to come.
-NO_KIT = "{path}: no conformance kit there (no such directory)"
-NO_CASE_FILES = "{path}: no case files (cases/**/*.json) in this kit"
-UNREADABLE = "{path}: cannot read the case file: {reason}"
-NOT_JSON = "{path}: not a JSON file: {reason}"
-NOT_A_CASE_FILE = "{path}: not a case file: an object with a description and a list of cases is expected"
-FILE_FIELD = "{path}: the file's {field!r} is missing or not {kind}"
-CASE_NOT_OBJECT = "{path}: case {number}: not a JSON object"
-CASE_FIELD = "{path}: case {number}{id}: the field {field!r} is missing or not {kind}"
-BAD_POINTER = "{path}: case {number}{id}: {pointer!r} in {field!r} is not a JSON pointer (RFC 6901)"
-NOT_EXPECTED = "{path}: case {number}{id}: the unordered pointer {pointer!r} is not one of those in 'expect'"
-NOT_A_LIST = "{path}: case {number}{id}: the unordered pointer {pointer!r} expects {value}, not a list"
-EMPTY_EXPECT = "{path}: case {number}{id}: 'expect' is empty: the case would check nothing"
-DUPLICATE_ID = "{path}: case {number}: the id {id!r} is already that of a case in {other}"
-CASE_ID = " ({id})"
-KIND_STRING = "a string"
-KIND_LIST = "a list"
-KIND_STRINGS = "a list of strings"
-KIND_RULES = "a non-empty list of strings"
-KIND_OBJECT = "a JSON object"
-KIND_OPERATION = "an API path (starting with /)"
-NO_VALUE = "nothing (the pointer does not resolve in the answer)"
-NOT_AN_ARRAY = "not an array to compare in any order"
 
 # A JSON pointer: empty (the whole document), or /-separated tokens where ~ only escapes ~ and /.
 _POINTER = re.compile(r"(/([^~/]|~[01])*)*")
@@ -100,18 +78,18 @@ def default_kit() -> Path:
 def load_kit(kit: Path) -> list[CaseFile]:
     """Every case file of the kit, in path order; :class:`CommandError` at the first fault found."""
     if not kit.is_dir():
-        raise CommandError(NO_KIT.format(path=kit))
+        raise CommandError(say("kit.no_kit", path=str(kit)))
     root = kit / CASES_DIRECTORY
     paths = sorted((p for p in root.rglob("*.json") if p.is_file()), key=lambda p: p.relative_to(root).parts)
     if not paths:
-        raise CommandError(NO_CASE_FILES.format(path=kit))
+        raise CommandError(say("kit.no_case_files", path=str(kit)))
     files = [_load_file(path, path.relative_to(kit).as_posix()) for path in paths]
     seen: dict[str, str] = {}
     for case_file in files:
         for case in case_file.cases:
             if case.id in seen:
-                where = kit / case_file.path
-                raise CommandError(DUPLICATE_ID.format(path=where, number=case.number, id=case.id, other=seen[case.id]))
+                path, where = str(kit / case_file.path), say("kit.case", number=case.number)
+                raise CommandError(say("kit.duplicate_id", path=path, case=where, id=case.id, other=seen[case.id]))
             seen[case.id] = case_file.path
     return files
 
@@ -120,15 +98,15 @@ def _load_file(path: Path, name: str) -> CaseFile:
     try:
         data = orjson.loads(path.read_bytes())
     except orjson.JSONDecodeError as exc:
-        raise CommandError(NOT_JSON.format(path=path, reason=exc)) from None
+        raise CommandError(say("kit.not_json", path=str(path), reason=str(exc))) from None
     except OSError as exc:
-        raise CommandError(UNREADABLE.format(path=path, reason=exc.strerror or exc)) from None
+        raise CommandError(say("kit.unreadable", path=str(path), reason=reason(exc))) from None
     if not isinstance(data, dict) or "cases" not in data:
-        raise CommandError(NOT_A_CASE_FILE.format(path=path))
+        raise CommandError(say("kit.not_a_case_file", path=str(path)))
     if not isinstance(data.get("description"), str):
-        raise CommandError(FILE_FIELD.format(path=path, field="description", kind=KIND_STRING))
+        raise CommandError(say("kit.file_field", path=str(path), field="description", kind=say("kit.kind.string")))
     if not isinstance(data["cases"], list):
-        raise CommandError(FILE_FIELD.format(path=path, field="cases", kind=KIND_LIST))
+        raise CommandError(say("kit.file_field", path=str(path), field="cases", kind=say("kit.kind.list")))
     cases = tuple(_case(path, name, number, raw) for number, raw in enumerate(data["cases"], 1))
     return CaseFile(name, data["description"], cases)
 
@@ -137,44 +115,63 @@ def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+def _kind(field: str) -> str:
+    """What a case's field has to be, in words."""
+    kinds = {
+        "id": say("kit.kind.string"),
+        "description": say("kit.kind.string"),
+        "rules": say("kit.kind.rules"),
+        "tags": say("kit.kind.strings"),
+        "unordered": say("kit.kind.strings"),
+        "operation": say("kit.kind.operation"),
+        "request": say("kit.kind.object"),
+        "expect": say("kit.kind.object"),
+    }
+    return kinds[field]
+
+
 def _case(path: Path, name: str, number: int, raw: Any) -> Case:
     if not isinstance(raw, dict):
-        raise CommandError(CASE_NOT_OBJECT.format(path=path, number=number))
+        raise CommandError(say("kit.case_not_object", path=str(path), case=say("kit.case", number=number)))
     case_id = raw.get("id")
-    shown = CASE_ID.format(id=case_id) if isinstance(case_id, str) else ""
+    # Where a fault is: "case 3", or "case 3 (its id)" when it has one.
+    if isinstance(case_id, str):
+        where = say("kit.case_with_id", number=number, id=case_id)
+    else:
+        where = say("kit.case", number=number)
 
-    def fault(field: str, kind: str) -> CommandError:
-        return CommandError(CASE_FIELD.format(path=path, number=number, id=shown, field=field, kind=kind))
+    def fault(field: str) -> CommandError:
+        return CommandError(say("kit.case_field", path=str(path), case=where, field=field, kind=_kind(field)))
 
-    checks: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
-        ("id", KIND_STRING, lambda v: isinstance(v, str) and v != ""),
-        ("description", KIND_STRING, lambda v: isinstance(v, str)),
-        ("rules", KIND_RULES, lambda v: _strings(v) and len(v) > 0),
-        ("tags", KIND_STRINGS, _strings),
-        ("operation", KIND_OPERATION, lambda v: isinstance(v, str) and v.startswith("/")),
-        ("request", KIND_OBJECT, lambda v: isinstance(v, dict)),
-        ("expect", KIND_OBJECT, lambda v: isinstance(v, dict)),
+    checks: tuple[tuple[str, Callable[[Any], bool]], ...] = (
+        ("id", lambda v: isinstance(v, str) and v != ""),
+        ("description", lambda v: isinstance(v, str)),
+        ("rules", lambda v: _strings(v) and len(v) > 0),
+        ("tags", _strings),
+        ("operation", lambda v: isinstance(v, str) and v.startswith("/")),
+        ("request", lambda v: isinstance(v, dict)),
+        ("expect", lambda v: isinstance(v, dict)),
     )
-    for field, kind, valid in checks:
+    for field, valid in checks:
         if field not in raw or not valid(raw[field]):
-            raise fault(field, kind)
+            raise fault(field)
     unordered = raw.get("unordered", [])
     if not _strings(unordered):
-        raise fault("unordered", KIND_STRINGS)
+        raise fault("unordered")
     expect: dict[str, Any] = raw["expect"]
     if not expect:
-        raise CommandError(EMPTY_EXPECT.format(path=path, number=number, id=shown))
+        raise CommandError(say("kit.empty_expect", path=str(path), case=where))
     for field, pointers in (("expect", list(expect)), ("unordered", unordered)):
         for pointer in pointers:
             if not _POINTER.fullmatch(pointer):
-                raise CommandError(BAD_POINTER.format(path=path, number=number, id=shown, pointer=pointer, field=field))
+                raise CommandError(say("kit.bad_pointer", path=str(path), case=where, pointer=pointer, field=field))
     for pointer in unordered:
         # A pointer to compare in any order but with nothing expected there is a slip in the case.
         if pointer not in expect:
-            raise CommandError(NOT_EXPECTED.format(path=path, number=number, id=shown, pointer=pointer))
+            raise CommandError(say("kit.not_expected", path=str(path), case=where, pointer=pointer))
         if not isinstance(expect[pointer], list):
             value = orjson.dumps(expect[pointer]).decode()
-            raise CommandError(NOT_A_LIST.format(path=path, number=number, id=shown, pointer=pointer, value=value))
+            raise CommandError(say("kit.not_a_list", path=str(path), case=where, pointer=pointer, value=value))
     return Case(
         file=name,
         number=number,
@@ -251,10 +248,10 @@ def compare(case: Case, answer: Any) -> list[Difference]:
         got = resolve(answer, pointer)
         unordered = pointer in case.unordered
         if got is MISSING:
-            differences.append(Difference(pointer, expected, got, unordered, NO_VALUE))
+            differences.append(Difference(pointer, expected, got, unordered, say("kit.no_value")))
         elif unordered:
             if not isinstance(got, list):
-                differences.append(Difference(pointer, expected, got, unordered, NOT_AN_ARRAY))
+                differences.append(Difference(pointer, expected, got, unordered, say("kit.not_an_array")))
             elif not same_elements(expected, got):
                 differences.append(Difference(pointer, expected, got, unordered))
         elif not json_equal(expected, got):

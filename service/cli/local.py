@@ -6,7 +6,8 @@ worker evaluates its records exactly as the service would (``records.line_item``
 ``record_item``) and sends back only their :class:`~.outcomes.Outcome` values and its
 counts, so the parent's share of the work stays small beside theirs. ``imap`` keeps the
 input order, and makes the tasks only as the workers take them, so memory stays flat
-however large the files.
+however large the files. The service's texts in the outcomes (violations, problems) are in
+the command's language, which each worker is told when it starts.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from service.api.pipeline.records import Tally, line_item, record_item, too_long
 
 from .inputs import LineTooLong, Record, Source, Span, read_records, records_of, span_records, spans
 from .outcomes import Outcome, settle
+from .words import language, use
 
 CHUNK = 100
 """Records per task: at some 0.2 ms a deal, a 20 ms task, long beside the cost of shipping it."""
@@ -41,10 +43,10 @@ def item_of(record: Record) -> dict[str, Any]:
     """The service's item for one record."""
     payload = record.payload
     if isinstance(payload, bytes):
-        return line_item(0, payload)
+        return line_item(0, payload, language=language())
     if isinstance(payload, LineTooLong):
-        return too_long_item(0)
-    return record_item(0, payload)
+        return too_long_item(0, language=language())
+    return record_item(0, payload, language=language())
 
 
 def evaluate_chunk(chunk: list[Record]) -> tuple[Tally, list[Outcome]]:
@@ -52,9 +54,11 @@ def evaluate_chunk(chunk: list[Record]) -> tuple[Tally, list[Outcome]]:
     return tally, [settle(record, item_of(record), tally) for record in chunk]
 
 
-def _worker_start() -> None:
+def _worker_start(lang: str) -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it (it ends the pool).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker has the parent's language already, a spawned one not.
+    use(lang)
 
 
 def evaluate_task(task: list[Record] | Span) -> tuple[Tally, list[Outcome]]:
@@ -78,5 +82,5 @@ def evaluate_locally(sources: Sequence[Source], jobs: int) -> Generator[tuple[Ta
     if jobs == 1:
         yield from map(evaluate_chunk, batched(read_records(sources), CHUNK))
         return
-    with multiprocessing.get_context().Pool(jobs, initializer=_worker_start) as pool:
+    with multiprocessing.get_context().Pool(jobs, initializer=_worker_start, initargs=(language(),)) as pool:
         yield from pool.imap(evaluate_task, _tasks(sources))

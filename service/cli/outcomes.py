@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from service.api.pipeline.records import Tally
 
 from .inputs import Record
+from .words import labelled, say
 
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
@@ -23,19 +24,6 @@ POINTERS_NAMED = 5
 VALID = "valid"
 FAULTY = "faulty"
 MALFORMED = "malformed"
-
-# User-facing text, in one place for the translation to come.
-FAULTY_DEAL = "faulty deal"
-CLAIMS_DISAGREE = "claims disagree"
-MALFORMED_RECORD = "malformed record"
-TRICK = "trick {trick}"
-SEAT = "seat {seat}"
-CARD = "card {card}"
-MORE_VIOLATIONS = "(and {count} more violations)"
-MISMATCH = "{pointer}: claimed {claimed}, correct {correct}"
-FIELD_ERROR = "{pointer} ({code}): {message}"
-RECORD_ERROR = "{code}: {message}"
-MORE_POINTERS = "and {count} more"
 
 
 class Violation(NamedTuple):
@@ -141,54 +129,66 @@ def shown(value: Any) -> str:
 
 
 def violation_head(v: Violation) -> str:
-    """``revoke (trick 3, seat 1)``."""
-    where = [TRICK.format(trick=v.trick)] if v.trick is not None else []
-    where += [SEAT.format(seat=v.seat)] if v.seat is not None else []
+    """``renounce (trick 3, seat 1)``: the code as it is, where in the words of the language."""
+    where = [say("outcome.trick", trick=v.trick)] if v.trick is not None else []
+    where += [say("outcome.seat", seat=v.seat)] if v.seat is not None else []
     return f"{v.code} ({', '.join(where)})" if where else v.code
 
 
 def violation_line(v: Violation) -> str:
-    card = f", {CARD.format(card=v.card)}" if v.card is not None else ""
-    return f"{violation_head(v)}{card}: {v.message}"
+    card = f", {say('outcome.card', card=v.card)}" if v.card is not None else ""
+    return labelled(f"{violation_head(v)}{card}", v.message)
+
+
+def faulty_line(o: Outcome) -> str:
+    """``faulty deal: renounce (trick 3, seat 1), card 5H: …`` and how many violations more."""
+    if not o.violations:
+        return say("outcome.faulty_deal")
+    line = labelled(say("outcome.faulty_deal"), violation_line(o.violations[0]))
+    if len(o.violations) > 1:
+        line += " " + say("outcome.more_violations", len(o.violations) - 1)
+    return line
 
 
 def mismatch_line(m: Mismatch) -> str:
-    return MISMATCH.format(pointer=m.pointer, claimed=shown(m.claimed), correct=shown(m.correct))
+    return say("outcome.mismatch", pointer=m.pointer, claimed=shown(m.claimed), correct=shown(m.correct))
 
 
 def error_line(e: FieldProblem) -> str:
     if not e.pointer:  # the record as a whole (not JSON, not an object)
-        return RECORD_ERROR.format(code=e.code, message=e.message)
-    return FIELD_ERROR.format(pointer=e.pointer, code=e.code, message=e.message)
+        return labelled(e.code, e.message)
+    return say("outcome.field_error", pointer=e.pointer, code=e.code, message=e.message)
 
 
 def failure_message(o: Outcome) -> str:
-    """One line: why a deal failed (``faulty deal: revoke (trick 3, seat 1); claims disagree: /claims/points``)."""
+    """One line: why a deal failed (``faulty deal: renounce (trick 3, seat 1); claims disagree: /claims/points``)."""
     parts = []
     if o.verdict == FAULTY and o.violations:
-        parts.append(f"{FAULTY_DEAL}: {violation_head(o.violations[0])}")
+        parts.append(labelled(say("outcome.faulty_deal"), violation_head(o.violations[0])))
     elif o.verdict == FAULTY:
-        parts.append(FAULTY_DEAL)
+        parts.append(say("outcome.faulty_deal"))
     if o.agree is False:
         pointers = [m.pointer for m in o.mismatches[:POINTERS_NAMED]]
         if len(o.mismatches) > POINTERS_NAMED:
-            pointers.append(MORE_POINTERS.format(count=len(o.mismatches) - POINTERS_NAMED))
-        parts.append(f"{CLAIMS_DISAGREE}: {', '.join(pointers)}")
-    return "; ".join(parts)
+            pointers.append(say("outcome.more_pointers", len(o.mismatches) - POINTERS_NAMED))
+        parts.append(labelled(say("outcome.claims_disagree"), ", ".join(pointers)))
+    return say("text.parts", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
 
 
 def failure_details(o: Outcome) -> str:
     """Every violation and every mismatch, one a line."""
     lines = []
     if o.verdict == FAULTY:
-        lines += [f"{FAULTY_DEAL}:"] + [f"  {violation_line(v)}" for v in o.violations]
+        lines += [say("text.heading", label=say("outcome.faulty_deal"))]
+        lines += [f"  {violation_line(v)}" for v in o.violations]
     if o.agree is False:
-        lines += [f"{CLAIMS_DISAGREE}:"] + [f"  {mismatch_line(m)} — {m.message}" for m in o.mismatches]
+        lines += [say("text.heading", label=say("outcome.claims_disagree"))]
+        lines += [f"  {mismatch_line(m)} — {m.message}" for m in o.mismatches]
     return "\n".join(lines)
 
 
 def error_message(o: Outcome) -> str:
-    return f"{MALFORMED_RECORD}: {o.detail}"
+    return labelled(say("outcome.malformed_record"), o.detail)
 
 
 def error_details(o: Outcome) -> str:

@@ -33,6 +33,7 @@ from .inputs import LineTooLong, Record
 from .local import batched
 from .outcomes import Outcome, settle
 from .urls import ServiceUrl
+from .words import labelled, language, say
 
 NDJSON = "application/x-ndjson"
 USER_AGENT = "tarot-rules-replay"
@@ -46,23 +47,6 @@ PROBLEM_MAX_BYTES = 64 * 1024
 SEND_BYTES = 64 * 1024
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Answers of an overloaded or restarting service (or of the load balancer before it)."""
-
-# User-facing text, in one place for the translation to come.
-GAVE_UP = "cannot replay against {url}: {reason} ({attempts} attempts)"
-NO_ENDPOINT = "{url}: {path} answered 404 Not Found: is this a Tarot rules service with batch evaluation?"
-REFUSED = "{url}: the service refused a batch: {status} {title}: {detail}"
-REFUSED_FIELD = "\n  {where}: {message}"
-SMALLER_BATCHES = "\n  (the batch was {size} bytes: try a smaller --batch-size)"
-NOT_A_BATCH = "{url}: the answer is not a batch answer: {reason}"
-CUT = "the answer was cut short"
-NO_SUMMARY = "the answer ended before its summary"
-STOPPED = "the instance stopped before the end of a batch"
-ABORTED = "the replay stopped"
-STATUS = "{status} {reason}"
-WRONG_TYPE = "Content-Type {type}"
-OUT_OF_ORDER = "item {index} where {expected} was expected"
-TOO_FEW = "{got} items for {sent} lines"
-BAD_LINE = "a line that is not JSON"
 
 
 class _RetryError(Exception):
@@ -88,6 +72,7 @@ class Remote:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
+        self.language = language()  # the service's texts (violations, problems) in the command's language
         self._abort = threading.Event()
 
     def evaluate(self, records: Iterable[Record]) -> Generator[tuple[Tally, list[Outcome]], None, None]:
@@ -116,35 +101,36 @@ class Remote:
         for i, record in enumerate(batch):
             payload = record.payload
             if isinstance(payload, LineTooLong):
-                outcomes[i] = settle(record, too_long_item(0), tally)
+                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally)
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
         done = failures = 0
         while done < len(sent):
             if self._abort.is_set():
-                raise CommandError(ABORTED)  # another batch failed: this one's result is not awaited
+                raise CommandError(say("remote.aborted"))  # another batch failed: this one's result is not awaited
             got = 0
             try:
                 # Closed at once when an item is refused: the connection goes with it.
                 with contextlib.closing(self._exchange(lines[done:])) as items:
                     for item in items:
                         if item.get("index") != got:
-                            reason = OUT_OF_ORDER.format(index=item.get("index"), expected=got)
-                            raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=reason))
+                            reason = say("remote.out_of_order", index=str(item.get("index")), expected=str(got))
+                            raise CommandError(self._not_a_batch(reason))
                         i = sent[done + got]
                         outcomes[i] = settle(batch[i], item, tally)
                         got += 1
                 if done + got != len(sent):
-                    reason = TOO_FEW.format(got=got, sent=len(sent) - done)
-                    raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=reason))
+                    reason = say("remote.too_few", got, sent=len(sent) - done)
+                    raise CommandError(self._not_a_batch(reason))
                 done += got
             except _RetryError as exc:
                 done += got
                 # Progress (an instance that stopped, a cut after some answers) is no failure.
                 failures = 0 if got else failures + 1
                 if failures > RETRIES:
-                    raise CommandError(GAVE_UP.format(url=self.target.url, reason=exc, attempts=failures)) from None
+                    gave_up = say("remote.gave_up", failures, url=self.target.url, reason=str(exc))
+                    raise CommandError(gave_up) from None
                 if failures:
                     self._abort.wait(BACKOFF[failures - 1])
         return tally, [o for o in outcomes if o is not None]
@@ -163,6 +149,7 @@ class Remote:
                 conn.putheader("Accept", f"{NDJSON}, application/problem+json")
                 conn.putheader("Content-Length", str(len(body)))
                 conn.putheader("User-Agent", USER_AGENT)
+                conn.putheader("Accept-Language", self.language)
                 if target.https:
                     # An SSL connection is not to be used by two threads at once: the body goes
                     # first, which the default batch size keeps within what the service holds.
@@ -179,8 +166,8 @@ class Remote:
                 self._refused(answer, len(body))
             content_type = answer.getheader("Content-Type", "")
             if content_type.split(";")[0].strip() != NDJSON:
-                reason = WRONG_TYPE.format(type=content_type or "none")
-                raise CommandError(NOT_A_BATCH.format(url=target.url, reason=reason))
+                reason = say("remote.wrong_type", type=content_type) if content_type else say("remote.no_type")
+                raise CommandError(self._not_a_batch(reason))
             yield from self._items(answer)
         finally:
             if sock is not None:
@@ -201,24 +188,27 @@ class Remote:
                 raw = b""
             if not raw.endswith(b"\n"):
                 # Cut short: the item held is resent rather than trusted.
-                raise _RetryError(CUT if held is not None or raw else NO_SUMMARY)
+                raise _RetryError(say("remote.cut") if held is not None or raw else say("remote.no_summary"))
             try:
                 line = orjson.loads(raw)
             except orjson.JSONDecodeError:
-                raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=BAD_LINE)) from None
+                raise CommandError(self._not_a_batch(say("remote.bad_line"))) from None
             if not isinstance(line, dict):
-                raise CommandError(NOT_A_BATCH.format(url=self.target.url, reason=BAD_LINE))
+                raise CommandError(self._not_a_batch(say("remote.bad_line")))
             summary = line.get("summary")
             if summary is not None:
                 stopped_at = None if summary.get("complete") else summary.get("unevaluated_from")
                 if held is not None and held.get("index") != stopped_at:
                     yield held
                 if not summary.get("complete"):
-                    raise _RetryError(STOPPED)
+                    raise _RetryError(say("remote.stopped"))
                 return
             if held is not None:
                 yield held
             held = line
+
+    def _not_a_batch(self, reason: str) -> str:
+        return say("remote.not_a_batch", url=self.target.url, reason=reason)
 
     def _refused(self, answer: http.client.HTTPResponse, sent: int) -> None:
         """A non-200 answer: :class:`_RetryError` when it may pass, else :class:`CommandError`."""
@@ -228,25 +218,26 @@ class Remote:
             body = b""
         status = answer.status
         if status in RETRIED_STATUSES:
-            raise _RetryError(STATUS.format(status=status, reason=answer.reason))
+            raise _RetryError(f"{status} {answer.reason}")
         if status == 404:
-            raise CommandError(NO_ENDPOINT.format(url=self.target.url, path=BATCH_PATH))
+            raise CommandError(say("remote.no_endpoint", url=self.target.url, path=BATCH_PATH))
         try:
             problem = json.loads(body)
         except ValueError:
             problem = None
         if not isinstance(problem, dict):
             problem = {}
-        message = REFUSED.format(
+        message = say(
+            "remote.refused",
             url=self.target.url,
-            status=status,
-            title=problem.get("title") or answer.reason,
-            detail=problem.get("detail") or "",
+            status=str(status),
+            title=str(problem.get("title") or answer.reason),
+            detail=str(problem.get("detail") or ""),
         )
         for error in problem.get("errors") or ():
             if isinstance(error, dict) and error.get("message") != problem.get("detail"):
                 where = error.get("pointer") or error.get("code", "")
-                message += REFUSED_FIELD.format(where=where, message=error.get("message", ""))
+                message += "\n  " + labelled(str(where), str(error.get("message", "")))
         if status == 413:
-            message += SMALLER_BATCHES.format(size=sent)
+            message += "\n  " + say("remote.smaller_batches", sent)
         raise CommandError(message)

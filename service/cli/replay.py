@@ -21,64 +21,36 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from service.api.pipeline.records import BATCH_MAX_LINES, Tally
 
+from .errors import warn
 from .inputs import Source, count_lines, open_sources, read_records
 from .junit import JUnitReport
 from .local import evaluate_locally
-from .outcomes import (
-    CLAIMS_DISAGREE,
-    FAULTY,
-    FAULTY_DEAL,
-    MALFORMED,
-    MORE_VIOLATIONS,
-    Outcome,
-    error_line,
-    error_message,
-    mismatch_line,
-    printable,
-    violation_line,
-)
+from .outcomes import FAULTY, MALFORMED, Outcome, error_line, error_message, faulty_line, mismatch_line, printable
 from .remote import Remote
 from .urls import url_argument
+from .words import labelled, number, say
 
 LISTED = 20
 """Failures printed; the JUnit report has them all."""
 REMOTE_JOBS = 2
 BATCH_SIZE = 500
 
-# User-facing text, in one place for the translation to come.
-HELP = "replay recorded deals and check them (and their claims) against the rules"
-DESCRIPTION = (
-    "Evaluate every deal record of the files as the service does: in this process on every core, "
-    "or by a running service (--url). Each record is the POST /v1/deals/evaluate request, with an "
-    "optional id and claims. Exit status: 0 every deal valid and every claim right, 1 not, 2 the "
-    "replay could not run."
-)
-FILES_HELP = "NDJSON (one record per line) or a JSON array of records; - for standard input"
-URL_HELP = "evaluate with the service at URL (its base URL) instead of in this process"
-JOBS_HELP = "worker processes (default: one per core), or with --url concurrent requests (default: 2)"
-JUNIT_HELP = "write a JUnit XML report to PATH: a test suite per file, a test case per record"
-BATCH_HELP = "with --url: records per request (default: 500)"
-QUIET_HELP = "print only the summary"
-NOT_POSITIVE = "not a positive whole number: {value}"
-TOO_LARGE = "at most {limit}: {value}"
-EMPTY_FILE = "tarot-rules: warning: {name} holds no records"
-PROGRESS_UNIT = " deals"
-ROW = "{label:<20}{value:>10}"
-LABELS = {
-    "deals": "records",
-    "valid": "valid",
-    "faulty": "faulty",
-    "malformed": "malformed",
-    "claims_checked": "claims checked",
-    "claims_disagree": "claims disagreeing",
-}
-RATE = "deals/s"
-FAILURES = "Failures:"
-MORE = "… and {count} more (see --junit)"
-ENTRY = "{where}: {what}"
-WITH_ID = "{where} ({id})"
+ROW = "{label:<{width}}{value:>10}"
+LABEL_WIDTH = 20
+"""The summary's labels are padded to this width at least (wider when a label is longer)."""
+COUNTS = ("deals", "valid", "faulty", "malformed", "claims_checked", "claims_disagree")
 
-_COUNTS = tuple(LABELS)
+
+def _labels() -> dict[str, str]:
+    """The summary's label of each count, in the order printed."""
+    return {
+        "deals": say("replay.summary.records"),
+        "valid": say("replay.summary.valid"),
+        "faulty": say("replay.summary.faulty"),
+        "malformed": say("replay.summary.malformed"),
+        "claims_checked": say("replay.summary.claims_checked"),
+        "claims_disagree": say("replay.summary.claims_disagree"),
+    }
 
 
 def _positive(limit: int | None = None) -> Any:
@@ -88,9 +60,9 @@ def _positive(limit: int | None = None) -> Any:
         except ValueError:
             value = 0
         if value < 1:
-            raise argparse.ArgumentTypeError(NOT_POSITIVE.format(value=text))
+            raise argparse.ArgumentTypeError(say("replay.not_positive", value=text))
         if limit is not None and value > limit:
-            raise argparse.ArgumentTypeError(TOO_LARGE.format(limit=limit, value=text))
+            raise argparse.ArgumentTypeError(say("replay.too_large", limit=limit, value=text))
         return value
 
     return parse
@@ -98,20 +70,24 @@ def _positive(limit: int | None = None) -> Any:
 
 def add_parser(commands: Any) -> None:
     """The ``replay`` subcommand, on the ``add_subparsers()`` object of the main parser."""
-    parser = commands.add_parser("replay", help=HELP, description=DESCRIPTION)
-    parser.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
-    parser.add_argument("--url", type=url_argument, help=URL_HELP)
-    parser.add_argument("--jobs", type=_positive(), metavar="N", help=JOBS_HELP)
-    parser.add_argument("--junit", metavar="PATH", help=JUNIT_HELP)
+    parser = commands.add_parser("replay", help=say("replay.help"), description=say("replay.description"))
+    parser.add_argument("files", nargs="+", metavar="FILE", help=say("replay.help.files"))
+    parser.add_argument("--url", type=url_argument, help=say("replay.help.url"))
+    parser.add_argument("--jobs", type=_positive(), metavar="N", help=say("replay.help.jobs", remote=REMOTE_JOBS))
+    parser.add_argument("--junit", metavar="PATH", help=say("replay.help.junit"))
     parser.add_argument(
-        "--batch-size", type=_positive(BATCH_MAX_LINES), default=BATCH_SIZE, metavar="N", help=BATCH_HELP
+        "--batch-size",
+        type=_positive(BATCH_MAX_LINES),
+        default=BATCH_SIZE,
+        metavar="N",
+        help=say("replay.help.batch_size", default=BATCH_SIZE),
     )
-    parser.add_argument("--quiet", action="store_true", help=QUIET_HELP)
+    parser.add_argument("--quiet", action="store_true", help=say("replay.help.quiet"))
     parser.set_defaults(run=run)
 
 
 def _add(total: Tally, part: Tally) -> None:
-    for name in _COUNTS:
+    for name in COUNTS:
         setattr(total, name, getattr(total, name) + getattr(part, name))
 
 
@@ -146,40 +122,37 @@ class Report:
         return self.tally.valid == self.tally.deals and self.tally.claims_disagree == 0
 
     def print_summary(self, seconds: float, out: IO[str]) -> None:
-        for name, label in LABELS.items():
-            print(ROW.format(label=label, value=getattr(self.tally, name)), file=out)
         rate = self.tally.deals / seconds if seconds > 0 else 0.0
-        print(ROW.format(label=RATE, value=f"{rate:.0f}"), file=out)
+        rows = [(label, getattr(self.tally, name)) for name, label in _labels().items()]
+        rows.append((say("replay.summary.rate"), round(rate)))
+        width = max(LABEL_WIDTH, *(len(label) + 2 for label, _ in rows))
+        for label, value in rows:
+            print(ROW.format(label=label, value=number(value), width=width), file=out)
 
     def _entries(self, outcome: Outcome) -> Iterator[str]:
         where = self.where(outcome)
         if outcome.id is not None:
-            where = WITH_ID.format(where=where, id=outcome.id)
+            where = f"{where} ({outcome.id})"
         where = printable(where)
         if outcome.verdict == MALFORMED:
-            yield ENTRY.format(where=where, what=error_message(outcome))
+            yield labelled(where, error_message(outcome))
             yield from (f"    {error_line(e)}" for e in outcome.errors)
             return
         if outcome.verdict == FAULTY:
-            what = FAULTY_DEAL
-            if outcome.violations:
-                what += f": {violation_line(outcome.violations[0])}"
-            if len(outcome.violations) > 1:
-                what += f" {MORE_VIOLATIONS.format(count=len(outcome.violations) - 1)}"
-            yield ENTRY.format(where=where, what=what)
+            yield labelled(where, faulty_line(outcome))
         if outcome.agree is False:
-            yield ENTRY.format(where=where, what=f"{CLAIMS_DISAGREE}:")
+            yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
             yield from (f"    {mismatch_line(m)}" for m in outcome.mismatches)
 
     def print_failures(self, out: IO[str]) -> None:
         if not self.listed:
             return
-        print(f"\n{FAILURES}", file=out)
+        print("\n" + say("replay.failures"), file=out)
         for outcome in self.listed:
             for line in self._entries(outcome):
                 print(line, file=out)
         if self.unlisted:
-            print(MORE.format(count=self.unlisted), file=out)
+            print(say("replay.more", self.unlisted), file=out)
 
 
 def _progress(sources: list[Source], quiet: bool) -> Any:
@@ -187,7 +160,8 @@ def _progress(sources: list[Source], quiet: bool) -> Any:
     # No monitor thread: the worker processes may be forked after the bar is made.
     tqdm.monitor_interval = 0
     total = count_lines(sources) if shown else None
-    return tqdm(total=total, unit=PROGRESS_UNIT, disable=not shown, file=sys.stderr, dynamic_ncols=True, leave=False)
+    unit = " " + say("replay.progress.unit")
+    return tqdm(total=total, unit=unit, disable=not shown, file=sys.stderr, dynamic_ncols=True, leave=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -214,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             junit.close()
     for source, count in zip(sources, report.per_file, strict=True):
         if count == 0:
-            print(EMPTY_FILE.format(name=source.name), file=sys.stderr)
+            warn(say("replay.empty_file", name=source.name))
     report.print_summary(seconds, sys.stdout)
     if not args.quiet:
         report.print_failures(sys.stdout)

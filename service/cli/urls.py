@@ -7,9 +7,7 @@ import http.client
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-# User-facing text, in one place for the translation to come.
-BAD_URL = "not an http:// or https:// URL: {url}"
-URL_EXTRAS = "give the service's base URL, without a query or fragment: {url}"
+from .words import say
 
 
 class ServiceUrl(NamedTuple):
@@ -31,13 +29,13 @@ def service_url(text: str) -> ServiceUrl:
     """``text`` as a service's base URL; :class:`ValueError` saying why it is not one."""
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(BAD_URL.format(url=text))
+        raise ValueError(say("url.bad", url=text))
     if parts.query or parts.fragment:
-        raise ValueError(URL_EXTRAS.format(url=text))
+        raise ValueError(say("url.extras", url=text))
     try:
         port = parts.port
     except ValueError:
-        raise ValueError(BAD_URL.format(url=text)) from None
+        raise ValueError(say("url.bad", url=text)) from None
     return ServiceUrl(text, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/"))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .record import DealContext
 from .scoring import Contract
-from .verdicts import ViolationCode
+from .verdicts import Term, ViolationCode, msg
 
 
 def contract_and_taker(deal: DealContext) -> tuple[Contract | None, int | None]:
@@ -13,9 +13,7 @@ def contract_and_taker(deal: DealContext) -> tuple[Contract | None, int | None]:
     if r.bids is None:
         return r.contract, r.taker
     if len(r.bids) != n:
-        deal.report(
-            ViolationCode.BID_ORDER, f"Each of the {n} seats speaks exactly once; {len(r.bids)} bids were given."
-        )
+        deal.report(ViolationCode.BID_ORDER, msg("violation.bid_order.count", len(r.bids), seats=n))
     best: Contract | None = None
     taker: int | None = None
     for i, bid in enumerate(r.bids[:n]):
@@ -25,13 +23,19 @@ def contract_and_taker(deal: DealContext) -> tuple[Contract | None, int | None]:
         if best is not None and bid.rank <= best.rank:
             deal.report(
                 ViolationCode.BID_NOT_HIGHER,
-                f"Seat {seat} bid {bid.value}, not higher than the {best.value} already bid.",
+                msg(
+                    "violation.bid_not_higher",
+                    seat=seat,
+                    bid=Term("contract", bid.value),
+                    best=Term("contract", best.value),
+                ),
                 seat=seat,
             )
             continue
         best, taker = bid, seat
-    if r.contract is not None and best is not None and (r.contract, r.taker) != (best, taker):
+    if r.contract is not None and best is not None and taker is not None and (r.contract, r.taker) != (best, taker):
         deal.report(
-            ViolationCode.BID_ORDER, f"The bids make seat {taker} the taker in {best.value}, not what the record says."
+            ViolationCode.BID_ORDER,
+            msg("violation.bid_order.taker", seat=taker, contract=Term("contract", best.value)),
         )
     return best, taker

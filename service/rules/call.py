@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import JACK, KING, RANK_OF, CardMask, format_card, suit_card
+from .cards import JACK, KING, RANK_OF, CardMask, suit_card
 from .cards import PLAIN_SUITS as SUITS
 from .record import DealContext, DealRecord
-from .verdicts import ViolationCode
+from .verdicts import CardName, ViolationCode, msg
 
 
 def partner_of(deal: DealContext, hands: Sequence[CardMask], taker: int) -> int | None:
@@ -40,7 +40,7 @@ def check_call(deal: DealContext, dealt: list[CardMask] | None, taker: int) -> N
     if rank < lowest_allowed:
         deal.report(
             ViolationCode.BAD_CALL,
-            f"The taker may call {format_card(r.called_card)} only when holding all four cards of each higher rank.",
+            msg("violation.bad_call", card=CardName(r.called_card)),
             seat=taker,
             card=r.called_card,
         )

@@ -28,7 +28,7 @@ from .record import DealContext, DealRecord
 from .replay import NextPlay, replay
 from .scoring import Contract, Score, Side, Summary, score
 from .table import TABLES
-from .verdicts import RedealReason, Violation, ViolationCode
+from .verdicts import Message, RedealReason, Violation, ViolationCode, msg
 
 
 class Status(StrEnum):
@@ -66,6 +66,8 @@ class Evaluation:
     score: Score | None = None
     next: NextPlay | None = None
     redeal_reason: RedealReason | None = None
+    redeal_message: Message | None = None
+    """The redeal said for people: the reason, and the seat with a petit sec."""
 
 
 def evaluate_deal(record: DealRecord) -> Evaluation:
@@ -79,14 +81,16 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     after_deal = len(deal.violations)
     contract, taker = contract_and_taker(deal)
     if contract is None or taker is None:
-        return _redeal(deal, RedealReason.ALL_PASSED if petit_sec is None else RedealReason.PETIT_SEC)
+        if petit_sec is None:
+            return _redeal(deal, RedealReason.ALL_PASSED, msg("redeal.all_passed"))
+        return _redeal(deal, RedealReason.PETIT_SEC, msg("redeal.petit_sec", seat=petit_sec))
     if petit_sec is not None:
         # The deal went on although it had to be dealt again: a fault of the deal itself.
         deal.violations.insert(
             after_deal,
             Violation(
                 ViolationCode.PETIT_SEC,
-                f"Seat {petit_sec} was dealt a petit sec: the deal had to be dealt again.",
+                msg("violation.petit_sec", seat=petit_sec),
                 None,
                 petit_sec,
             ),
@@ -156,14 +160,15 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     )
 
 
-def _redeal(deal: DealContext, reason: RedealReason) -> Evaluation:
+def _redeal(deal: DealContext, reason: RedealReason, message: Message) -> Evaluation:
     r = deal.record
     if r.plays:
-        deal.report(ViolationCode.PLAYS_LENGTH, "Cards were played in a deal that had to be dealt again.", trick=0)
+        deal.report(ViolationCode.PLAYS_LENGTH, msg("violation.plays_length.redeal"), trick=0)
     return Evaluation(
         status=Status.REDEAL,
         valid=not deal.violations,
         violations=tuple(deal.violations),
         chelem_announced=r.chelem_announced,
         redeal_reason=reason,
+        redeal_message=message,
     )

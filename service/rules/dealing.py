@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .cards import EXCUSE_BIT, PETIT, TRUMPS, CardMask, format_card, mask_of
+from .cards import EXCUSE_BIT, PETIT, TRUMPS, CardMask, mask_of
 from .record import DealContext
 from .variants import Rules
-from .verdicts import ViolationCode
+from .verdicts import CardName, ViolationCode, msg
 
 
 def check_dealt_hands(deal: DealContext) -> list[CardMask] | None:
@@ -18,24 +18,31 @@ def check_dealt_hands(deal: DealContext) -> list[CardMask] | None:
     for seat, hand in enumerate(r.hands):
         if len(hand) != table.hand_size:
             deal.report(
-                ViolationCode.HAND_SIZE, f"Seat {seat} was dealt {len(hand)} cards, not {table.hand_size}.", seat=seat
+                ViolationCode.HAND_SIZE,
+                msg("violation.hand_size.hand", len(hand), seat=seat, expected=table.hand_size),
+                seat=seat,
             )
         mask = mask_of(hand)
         if mask & seen or mask.bit_count() != len(hand):  # some card dealt twice: say which
             for card in hand:
                 if seen >> card & 1:
                     deal.report(
-                        ViolationCode.DUPLICATE_CARD, f"{format_card(card)} is dealt twice.", seat=seat, card=card
+                        ViolationCode.DUPLICATE_CARD,
+                        msg("violation.duplicate_card.dealt", card=CardName(card)),
+                        seat=seat,
+                        card=card,
                     )
                 seen |= 1 << card
         seen |= mask
         masks.append(mask)
     if r.dog is not None:
         if len(r.dog) != table.dog_size:
-            deal.report(ViolationCode.HAND_SIZE, f"The dog holds {len(r.dog)} cards, not {table.dog_size}.")
+            deal.report(ViolationCode.HAND_SIZE, msg("violation.hand_size.dog", len(r.dog), expected=table.dog_size))
         for card in r.dog:
             if seen >> card & 1:
-                deal.report(ViolationCode.DUPLICATE_CARD, f"{format_card(card)} is dealt twice.", card=card)
+                deal.report(
+                    ViolationCode.DUPLICATE_CARD, msg("violation.duplicate_card.dealt", card=CardName(card)), card=card
+                )
             seen |= 1 << card
     return masks
 

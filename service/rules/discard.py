@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import EXCUSE_BIT, FULL_DECK, KINGS, OUDLERS, TRUMPS, CardMask, count, format_card, iter_cards, mask_of
+from .cards import EXCUSE_BIT, FULL_DECK, KINGS, OUDLERS, TRUMPS, CardMask, count, iter_cards, mask_of
 from .play import Trick, trick_winner
 from .record import DealContext, DealRecord
 from .replay import first_leader
 from .scoring import Contract
-from .verdicts import ViolationCode
+from .verdicts import CardName, Term, ViolationCode, msg
 
 
 def play_hands(deal: DealContext, dealt: list[CardMask] | None, contract: Contract, taker: int) -> list[CardMask]:
@@ -47,30 +47,39 @@ def check_discard(
     discard = mask_of(r.discard or ())
     if not contract.dog_to_taker:
         if discard:
-            deal.report(ViolationCode.DISCARD_SIZE, f"No discard is made in {contract.value}.", seat=taker)
+            deal.report(
+                ViolationCode.DISCARD_SIZE,
+                msg("violation.discard_size.contract", contract=Term("contract", contract.value)),
+                seat=taker,
+            )
         return 0
     if r.discard is None:
         if dealt is None:
             # Complete deal without hands: the discard is every card not played.
             return FULL_DECK & ~mask_of(r.plays)
-        deal.report(ViolationCode.DISCARD_SIZE, "The record has no discard.", seat=taker)
+        deal.report(ViolationCode.DISCARD_SIZE, msg("violation.discard_size.missing"), seat=taker)
         return 0
     if len(r.discard) != table.dog_size or count(discard) != len(r.discard):
         deal.report(
-            ViolationCode.DISCARD_SIZE, f"The discard holds {len(r.discard)} cards, not {table.dog_size}.", seat=taker
+            ViolationCode.DISCARD_SIZE,
+            msg("violation.discard_size.count", len(r.discard), expected=table.dog_size),
+            seat=taker,
         )
     # Hand and dog as the taker saw them; without dealt hands, what he played and discarded.
     available = dealt[taker] | mask_of(r.dog or ()) if dealt is not None else hands[taker] | discard
     for card in iter_cards(discard & ~available):
         deal.report(
             ViolationCode.DISCARD_NOT_HELD,
-            f"{format_card(card)} is not in the taker's hand or the dog.",
+            msg("violation.discard_not_held", card=CardName(card)),
             seat=taker,
             card=card,
         )
     for card in iter_cards(discard & (KINGS | OUDLERS)):
         deal.report(
-            ViolationCode.DISCARD_KING_OR_BOUT, f"{format_card(card)} may not be discarded.", seat=taker, card=card
+            ViolationCode.DISCARD_KING_OR_BOUT,
+            msg("violation.discard_king_or_bout", card=CardName(card)),
+            seat=taker,
+            card=card,
         )
     trumps = discard & TRUMPS & ~OUDLERS
     if trumps:
@@ -80,7 +89,7 @@ def check_discard(
             for card in iter_cards(trumps):
                 deal.report(
                     ViolationCode.DISCARD_TRUMP,
-                    f"{format_card(card)}: trumps are discarded only when unavoidable ({missing} needed).",
+                    msg("violation.discard_trump", missing, card=CardName(card)),
                     seat=taker,
                     card=card,
                 )

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from .cards import EXCUSE, EXCUSE_BIT, SUIT_MASKS, SUIT_OF, TRUMPS, TRUMPS_ABOVE, Card, CardMask, Suit, mask_of
 from .variants import Rules
-from .verdicts import LegalReason, ViolationCode
+from .verdicts import CardName, LegalReason, Message, Term, ViolationCode, msg
 
 __all__ = [
     "Legal",
@@ -25,6 +25,7 @@ __all__ = [
     "led_suit",
     "legal_cards",
     "legal_for",
+    "legal_message",
     "opening_ban",
     "trick_winner",
 ]
@@ -87,6 +88,26 @@ def legal_cards(hand: CardMask, trick: Sequence[Card], *, banned_lead: Card | No
     it may always be played (our reading of "holds nothing else").
     """
     return legal_for(hand, led_suit(trick), highest_trump(trick), banned_lead)
+
+
+def legal_message(reason: LegalReason, trick: Sequence[Card], banned_lead: Card | None = None) -> Message:
+    """The rule that decided the legal cards, for people, with what the player must follow,
+    beat or avoid: the led suit, the highest trump in the trick, the called card."""
+    suit, top = led_suit(trick), highest_trump(trick)
+    if reason is LegalReason.CALLED_SUIT_BAN and banned_lead is not None:
+        return msg("legal.called_suit_ban", called=CardName(banned_lead))
+    if reason is LegalReason.OVERTRUMP and top is not None:
+        return msg("legal.overtrump", top=CardName(top))
+    if reason is LegalReason.UNDERTRUMP and top is not None:
+        return msg("legal.undertrump", top=CardName(top))
+    if suit is None:
+        return msg("legal.lead")
+    led = Term("suit", suit.name.lower())
+    if reason is LegalReason.FOLLOW:
+        return msg("legal.follow", suit=led)
+    if reason is LegalReason.TRUMP:
+        return msg("legal.trump", suit=led)
+    return msg("legal.discard.trump_lead") if suit is Suit.TRUMPS else msg("legal.discard", suit=led)
 
 
 def legal_for(hand: CardMask, suit: Suit | None, top: Card | None, banned_lead: Card | None = None) -> Legal:

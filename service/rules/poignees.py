@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, format_card, iter_cards, mask_of
+from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, iter_cards, mask_of
 from .record import DealContext
 from .scoring import PoigneeSize, Side
-from .verdicts import ViolationCode
+from .verdicts import CardName, ViolationCode, msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
         if p.seat in seen_seats or count(shown) != len(p.cards):
             deal.report(
                 ViolationCode.POIGNEE_DUPLICATE,
-                f"Seat {p.seat} shows a poignée twice or a card twice.",
+                msg("violation.poignee_duplicate", seat=p.seat),
                 seat=p.seat,
                 trick=0,
             )
@@ -39,7 +39,12 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
         if len(p.cards) not in table.poignee_sizes:
             deal.report(
                 ViolationCode.POIGNEE_SIZE,
-                f"Seat {p.seat} showed {len(p.cards)} cards; a poignée is {'/'.join(map(str, table.poignee_sizes))}.",
+                msg(
+                    "violation.poignee_size",
+                    len(p.cards),
+                    seat=p.seat,
+                    sizes="/".join(map(str, table.poignee_sizes)),
+                ),
                 seat=p.seat,
                 trick=0,
             )
@@ -60,7 +65,7 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
             card = next(iter_cards(bad))
             deal.report(
                 ViolationCode.POIGNEE_CARD,
-                f"{format_card(card)} is not a trump seat {p.seat} holds.",
+                msg("violation.poignee_card", card=CardName(card), seat=p.seat),
                 seat=p.seat,
                 card=card,
                 trick=0,
@@ -69,7 +74,7 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
         if shown & EXCUSE_BIT and hand & TRUMPS & ~shown:
             deal.report(
                 ViolationCode.POIGNEE_EXCUSE,
-                "The Excuse stands in for a trump only when the player has no other trump to show.",
+                msg("violation.poignee_excuse", seat=p.seat),
                 seat=p.seat,
                 card=EXCUSE,
                 trick=0,

@@ -8,7 +8,7 @@ from .cards import Card, CardMask
 from .scoring import Contract
 from .table import Table
 from .variants import FFT, Rules
-from .verdicts import Violation, ViolationCode
+from .verdicts import Message, Violation, ViolationCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ class DealContext:
     def report(
         self,
         code: ViolationCode,
-        message: str,
+        message: Message,
         *,
         trick: int | None = None,
         seat: int | None = None,

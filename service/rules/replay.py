@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit, format_card, iter_cards
+from .cards import EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
 from .play import Trick, best_card, card_violation, legal_cards, legal_for, opening_ban
 from .record import DealContext, DealRecord
 from .table import TABLES
 from .variants import FirstLead
-from .verdicts import ViolationCode
+from .verdicts import Arg, CardCodes, CardName, Term, ViolationCode, msg
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
@@ -25,10 +25,6 @@ class NextPlay:
     seat: int
     legal: CardMask | None
     """``None`` when the hands are not known."""
-
-
-def _codes(mask: CardMask) -> str:
-    return " ".join(format_card(c) for c in iter_cards(mask))
 
 
 def first_leader(r: DealRecord, taker: int) -> int:
@@ -75,7 +71,7 @@ def replay(
             if holder is not None and holder != leader:
                 deal.report(
                     ViolationCode.WRONG_LEADER,
-                    f"Seat {holder} led trick {index}; seat {leader} had to lead it.",
+                    msg("violation.wrong_leader", seat=holder, trick=index, leader=leader),
                     trick=index,
                     seat=holder,
                     card=cards[0],
@@ -89,10 +85,17 @@ def replay(
                 code = (
                     ViolationCode.DUPLICATE_CARD if played & bit and not hands_known else ViolationCode.CARD_NOT_IN_HAND
                 )
-                deal.report(code, f"Seat {seat} does not hold {format_card(card)}.", trick=index, seat=seat, card=card)
+                played_twice = code is ViolationCode.DUPLICATE_CARD
+                text = msg(
+                    "violation.duplicate_card.played" if played_twice else "violation.card_not_in_hand",
+                    seat=seat,
+                    card=CardName(card),
+                )
+                deal.report(code, text, trick=index, seat=seat, card=card)
             # Until a suit is led any card may be played, but for the five-player opening ban.
             elif (suit is not None or ban is not None) and (broken := card_violation(hand, card, suit, top, ban)):
-                _illegal_card(deal, broken, index, seat, card, suit, legal_for(hand, suit, top, ban).cards)
+                legal = legal_for(hand, suit, top, ban).cards
+                _illegal_card(deal, broken, index, seat, card, suit, top, ban, legal)
             hands[seat] = hand & ~bit
             played |= bit
             in_trick |= bit
@@ -113,7 +116,7 @@ def replay(
     if extra > 0:
         # Located after the last trick, so reported after the faults of the tricks.
         deal.report(
-            ViolationCode.PLAYS_LENGTH, f"{limit + extra} cards were played; a deal has {limit}.", trick=table.tricks
+            ViolationCode.PLAYS_LENGTH, msg("violation.plays_length", limit + extra, limit=limit), trick=table.tricks
         )
     next_play = None
     if len(plays) < limit:
@@ -129,28 +132,31 @@ def replay(
     return tricks, trick_masks, next_play
 
 
-_BROKEN = {
-    ViolationCode.CALLED_SUIT_LEAD: "led the called suit on the opening lead",
-    ViolationCode.MUST_TRUMP: "did not trump",
-    ViolationCode.MUST_OVERTRUMP: "did not overtrump",
-}
-
-
 def _illegal_card(
-    deal: DealContext, code: ViolationCode, trick: int, seat: int, card: Card, suit: Suit | None, legal: CardMask
+    deal: DealContext,
+    code: ViolationCode,
+    trick: int,
+    seat: int,
+    card: Card,
+    suit: Suit | None,
+    top: Card | None,
+    ban: Card | None,
+    legal: CardMask,
 ) -> None:
-    """Report ``card``, which breaks the rule ``code`` (``suit``: the trick's led suit before it)."""
-    what = _BROKEN.get(code) or (
-        "did not play a trump on a trump lead" if suit is TRUMP_SUIT else "did not follow suit"
-    )
-    deal.report(
-        code,
-        f"Seat {seat} {what} with {format_card(card)}; legal: {_codes(legal)}.",
-        trick=trick,
-        seat=seat,
-        card=card,
-        legal=legal,
-    )
+    """Report ``card``, which breaks the rule ``code``: the led suit, the trump to beat or the
+    called card are the specifics a player needs to see the fault."""
+    said: dict[str, Arg] = {"seat": seat, "card": CardName(card), "legal": CardCodes(legal)}
+    if code is ViolationCode.CALLED_SUIT_LEAD and ban is not None:
+        message = msg("violation.called_suit_lead", called=CardName(ban), **said)
+    elif code is ViolationCode.MUST_OVERTRUMP and top is not None:
+        message = msg("violation.must_overtrump", top=CardName(top), **said)
+    elif suit is Suit.TRUMPS:
+        message = msg("violation.renounce.trump_lead", **said)
+    else:
+        assert suit is not None  # a plain suit was led: renounce or must_trump
+        key = "violation.must_trump" if code is ViolationCode.MUST_TRUMP else "violation.renounce"
+        message = msg(key, suit=Term("suit", suit.name.lower()), **said)
+    deal.report(code, message, trick=trick, seat=seat, card=card, legal=legal)
 
 
 def _last_trick_winner(

@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 
 from .table import TABLES
 from .variants import FFT, Rules
+from .verdicts import Message, Points, Signed, SignedList, Term, msg
 
 
 class Contract(StrEnum):
@@ -146,8 +147,9 @@ class Score(NamedTuple):
     """What was scored."""
 
     @property
-    def explanation(self) -> tuple[str, ...]:
-        """The computation in words, for people. Made on demand: scoring itself is arithmetic."""
+    def explanation(self) -> tuple[Message, ...]:
+        """The computation in words, for people (to render with :mod:`service.texts`). Made on
+        demand: scoring itself is arithmetic."""
         return explain(self)
 
 
@@ -182,20 +184,6 @@ def marks(players: int, taker: int, partner: int | None, per_defender: int) -> t
     return tuple(out)
 
 
-def _written(half: int) -> str:
-    return f"{half // 2}" if half % 2 == 0 else f"{half / 2:.1f}"
-
-
-# Explanations are made for every answer: card points (0–182 half points) are written once,
-# and the marks of 3, 4 or 5 seats with one format string.
-_POINTS_WRITTEN: Final = tuple(_written(half) for half in range(TOTAL_HALF + 1))
-_MARKS_FORMAT: Final = {n: ", ".join(["%+d"] * n) for n in TABLES}
-
-
-def _pts(half: int) -> str:
-    return _POINTS_WRITTEN[half] if 0 <= half <= TOTAL_HALF else _written(half)
-
-
 def score(summary: Summary) -> Score:
     """Score a deal from its summary (rules.md §9)."""
     s = summary
@@ -216,35 +204,55 @@ def score(summary: Summary) -> Score:
     return tuple.__new__(Score, (won, need, margin, m, contract_points, petit, poignees, chelem, d, seats, s))
 
 
-def explain(result: Score) -> tuple[str, ...]:
-    """The lines of :attr:`Score.explanation`."""
+def explain(result: Score) -> tuple[Message, ...]:
+    """The lines of :attr:`Score.explanation`: one per term of §9, then the marks."""
     s, r = result.summary, result
-    won, need, margin, m, seats = r.won, r.threshold_half, r.margin, r.multiplier, r.scores
+    won, m = r.won, r.multiplier
+    contract = Term("contract", s.contract.value)
     lines = [
-        f"{s.contract}: {_pts(s.points_half)} points with {s.oudlers} oudler(s), "
-        f"{_pts(need)} needed: {'won' if won else 'lost'} by {margin}.",
-        f"Contract: {'+' if won else '−'}(25 + {margin}) × {m} = {r.contract_points:+d}.",
+        msg(
+            "score.result.won" if won else "score.result.lost",
+            r.margin,
+            contract=contract,
+            points=msg("unit.points", Points(s.points_half), points=Points(s.points_half)),
+            oudlers=msg("unit.oudlers", s.oudlers),
+            need=Points(r.threshold_half),
+        ),
+        msg(
+            "score.contract.won" if won else "score.contract.lost",
+            margin=r.margin,
+            m=m,
+            value=Signed(r.contract_points),
+        ),
     ]
     if s.petit_au_bout is not None:
-        lines.append(f"Petit au bout to the {s.petit_au_bout}: 10 × {m} = {r.petit_au_bout:+d}.")
+        lines.append(
+            msg("score.petit_au_bout", side=Term("side", s.petit_au_bout.value), m=m, value=Signed(r.petit_au_bout))
+        )
+    winner = Term("side", (Side.ATTACK if won else Side.DEFENCE).value)
     for side, size in s.poignees:
         lines.append(
-            f"Poignée {size} shown by the {side}: {size.bonus} to the side that wins the deal "
-            f"({'attack' if won else 'defence'})."
+            msg(
+                "score.poignee",
+                size.bonus,
+                size=Term("poignee", size.value),
+                side=Term("side", side.value),
+                winner=winner,
+            )
         )
     if r.chelem:
-        lines.append(f"Chelem ({_chelem_words(s.chelem_announced, s.chelem_made_by)}): {r.chelem:+d}.")
-    marks_format = _MARKS_FORMAT.get(len(seats)) or ", ".join(["%+d"] * len(seats))
-    lines.append(f"Per defender: {r.per_defender:+d}; marks by seat: {marks_format % seats}.")
+        lines.append(msg(_CHELEM_KEYS[s.chelem_announced, s.chelem_made_by], value=Signed(r.chelem)))
+    lines.append(msg("score.marks", per_defender=Signed(r.per_defender), marks=SignedList(r.scores)))
     return tuple(lines)
 
 
-def _chelem_words(announced: bool, made_by: Side | None) -> str:
-    if made_by is Side.ATTACK:
-        return "announced and made" if announced else "made without announcement"
-    if made_by is Side.DEFENCE:
-        return "announced, and made by the defence" if announced else "made by the defence"
-    return "announced and failed"
+_CHELEM_KEYS: Final = {
+    (True, Side.ATTACK): "score.chelem.announced_made",
+    (False, Side.ATTACK): "score.chelem.made",
+    (True, Side.DEFENCE): "score.chelem.announced_defence",
+    (False, Side.DEFENCE): "score.chelem.defence",
+    (True, None): "score.chelem.announced_failed",
+}
 
 
 def points_bounds_half(oudlers: int) -> tuple[int, int]:

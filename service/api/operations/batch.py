@@ -28,8 +28,11 @@ from marshmallow import fields
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
+from service.rules.verdicts import Message, msg
+
 from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
+from ..layers.language import request_language
 from ..pipeline.jsonio import dumps
 from ..pipeline.parsing import JSON, operation, read_body, read_json, stalled
 from ..pipeline.records import (
@@ -49,7 +52,7 @@ from ..pipeline.records import (
 from ..wire import examples
 from ..wire.common import StrictSchema
 from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
-from ..wire.problems import FieldError
+from ..wire.problems import whole
 from ..wire.responses import ProblemSchema
 from .evaluate import EvaluateRequest, EvaluateResponse
 
@@ -187,8 +190,8 @@ _NDJSON_DOC = {
 }
 
 
-def _stop(index: int, status: int, kind: str, code: str, detail: str) -> dict[str, Any]:
-    return problem_item(index, None, status, kind, detail, FieldError("", code, detail))
+def _stop(index: int, status: int, kind: str, code: str, detail: Message, language: str) -> dict[str, Any]:
+    return problem_item(index, None, status, kind, detail, whole(code, detail), language=language)
 
 
 def _no_pause() -> None:
@@ -199,16 +202,22 @@ class _CutShortError(Exception):
     """The body ended before its Content-Length (a server may hand over what came, silently)."""
 
 
-def _read_failure(index: int, exc: BaseException) -> dict[str, Any]:
+def _read_failure(index: int, exc: BaseException, language: str) -> dict[str, Any]:
     if stalled(exc):
-        return _stop(index, 408, "request-timeout", "body_timeout", "The body stopped arriving: send the rest again.")
+        return _stop(index, 408, "request-timeout", "body_timeout", msg("error.body_timeout.batch"), language)
     if isinstance(exc, ClientDisconnected | _CutShortError):
-        return _stop(index, 400, "malformed-body", "truncated_body", "The body ended before its Content-Length.")
-    return _stop(index, 400, "malformed-body", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")
+        return _stop(index, 400, "malformed-body", "truncated_body", msg("error.truncated_body.batch"), language)
+    reason = msg("error.unreadable_body", reason=type(exc).__name__)
+    return _stop(index, 400, "malformed-body", "unreadable_body", reason, language)
 
 
 def _lines(
-    stream: IO[bytes], observe: Observer, tally: Tally, draining: Callable[[], bool], environ: dict[str, Any]
+    stream: IO[bytes],
+    observe: Observer,
+    tally: Tally,
+    draining: Callable[[], bool],
+    environ: dict[str, Any],
+    language: str,
 ) -> Iterator[dict[str, Any]]:
     """Every item of an NDJSON body, read one line at a time; at a stop, the item that says why."""
     pause = environ.get(PAUSE, _no_pause)
@@ -219,21 +228,21 @@ def _lines(
     while True:
         if draining():
             tally.unevaluated_from = index
-            yield _stop(index, 503, "service-unavailable", "draining", "The instance is shutting down.")
+            yield _stop(index, 503, "service-unavailable", "draining", msg("error.draining"), language)
             environ[CLOSE_CONNECTION] = True
             break
         try:
             line = stream.readline(LINE_READ_BYTES)
             received += len(line)
-            whole = line.endswith(b"\n") or len(line) == LINE_READ_BYTES
-            if expected is not None and received < expected and not whole:
+            full_line = line.endswith(b"\n") or len(line) == LINE_READ_BYTES
+            if expected is not None and received < expected and not full_line:
                 raise _CutShortError  # the end came early, within a line or between two
             if not line:
                 break
             if index == BATCH_MAX_LINES:
-                detail = f"A batch holds at most {BATCH_MAX_LINES} lines: send the rest in another one."
+                detail = msg("error.too_many_lines", limit=BATCH_MAX_LINES)
                 tally.unevaluated_from = index
-                yield _stop(index, 413, "body-too-large", "too_many_lines", detail)
+                yield _stop(index, 413, "body-too-large", "too_many_lines", detail, language)
                 environ[CLOSE_CONNECTION] = True
                 break
             if over_limit(line):
@@ -243,12 +252,12 @@ def _lines(
                     received += len(line)
                 if not line and expected is not None and received < expected:
                     raise _CutShortError
-                item = too_long_item(index)
+                item = too_long_item(index, language=language)
             else:
-                item = line_item(index, without_line_end(line), observe)
+                item = line_item(index, without_line_end(line), observe, language=language)
         except Exception as exc:
             tally.unevaluated_from = index
-            yield _read_failure(index, exc)
+            yield _read_failure(index, exc, language)
             environ[CLOSE_CONNECTION] = True
             break
         tally.count(item)
@@ -272,11 +281,12 @@ def _ndjson(req: flask.Request) -> Response:
     counts = telemetry.BatchTelemetry()
     config = flask.current_app.config
     tally = Tally()
+    language = request_language(req)
 
     def answer() -> Iterator[bytes]:
         out: list[bytes] = []
         size, flushed = 0, time.monotonic()
-        for item in _lines(stream, counts.observe, tally, lambda: bool(config.get(DRAINING)), environ):
+        for item in _lines(stream, counts.observe, tally, lambda: bool(config.get(DRAINING)), environ, language):
             line = dumps(item) + b"\n"
             out.append(line)
             size += len(line)
@@ -339,8 +349,9 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     tally = Tally()
     results = []
     pause = flask.request.environ.get(PAUSE, _no_pause)
+    language = request_language()
     for index, data in enumerate(req["deals"]):
-        item = record_item(index, data, counts.observe)
+        item = record_item(index, data, counts.observe, language=language)
         tally.count(item)
         results.append(item)
         pause()  # the worker's other requests run here (see the module's docstring)

@@ -12,8 +12,11 @@ from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
+from service.rules.verdicts import msg
+from service.texts import DEFAULT_LANGUAGE, render
 
 from ..layers import telemetry
+from ..layers.language import request_language
 from ..pipeline.parsing import operation
 from ..wire import examples
 from ..wire.claims import ClaimsResultSchema, ClaimsSchema, check_claims
@@ -122,24 +125,25 @@ class EvaluateRequest(StrictSchema):
         seat_error(errors, ("dealer",), data["dealer"], n)
         seat_error(errors, ("taker",), data["taker"], n)
         if data["hands"] is not None and len(data["hands"]) != n:
-            errors.add(("hands",), "hands_count", f"Give one hand per seat: {n} hands.")
+            errors.add(("hands",), "hands_count", msg("error.hands_count", n))
         if data["bids"] is None:
             for name in ("contract", "taker"):
                 if data[name] is None:
-                    errors.add((name,), "required", "Give `contract` and `taker`, or `bids`.")
+                    errors.add((name,), "required", msg("error.required.contract_or_bids"))
         elif (data["contract"] is None) != (data["taker"] is None):
-            errors.add(("taker" if data["taker"] is None else "contract",), "required", "Give both or neither.")
+            missing = "taker" if data["taker"] is None else "contract"
+            errors.add((missing,), "required", msg("error.required.contract_and_taker"))
         if data["contract"] is not None:
             check_contract(data["contract"], data["rules"], errors, ("contract",))
         for i, bid in enumerate(data["bids"] or ()):
             if bid != PASS:
                 check_contract(bid, data["rules"], errors, ("bids", i))
         if data["called_card"] is not None and n != 5:
-            errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
+            errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
         all_passed = data["bids"] is not None and all(bid == PASS for bid in data["bids"])
         if data["called_card"] is None and n == 5 and not all_passed:
             # Only a taker calls (§5): when every seat passed, the deal is dealt again.
-            errors.add(("called_card",), "required", "A five-player deal with a taker needs the called card.")
+            errors.add(("called_card",), "required", msg("error.required.called_card"))
         for i, p in enumerate(data["poignees"]):
             seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
         errors.raise_any()
@@ -175,7 +179,13 @@ def nullable_side(description: str) -> EnumField:
 
 class ViolationSchema(StrictSchema):
     code = EnumField("ViolationCode", required=True)
-    message = StrictString(required=True)
+    message = StrictString(
+        required=True,
+        metadata={
+            "description": "The fault for people, with its specifics (the card, the seat, the trump to beat), "
+            "in the language asked for (`Accept-Language`)."
+        },
+    )
     trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
     seat = StrictInteger(required=True, allow_none=True)
     card = CardField(required=True, allow_none=True)
@@ -250,6 +260,11 @@ class EvaluateResponse(StrictSchema):
     valid = StrictBoolean(required=True)
     violations = fields.List(fields.Nested(ViolationSchema), required=True)
     redeal_reason = EnumField("RedealReason", required=True, allow_none=True)
+    redeal_message = StrictString(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Why the cards are dealt again, for people; null unless `status` is `redeal`."},
+    )
     taker = StrictInteger(required=True, allow_none=True)
     contract = EnumField("Contract", required=True, allow_none=True)
     partner = StrictInteger(required=True, allow_none=True)
@@ -271,7 +286,7 @@ class EvaluateResponse(StrictSchema):
     )
 
 
-def dump_evaluation(ev: Evaluation, record_id: str | None = None) -> dict[str, Any]:
+def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The answer to an evaluation, without its claims (see :func:`answer_record`)."""
     # The core's enums are StrEnums: orjson writes each as its value, so they go in as they are.
     x = ev.excuse
@@ -282,7 +297,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None) -> dict[str, A
         "violations": [
             {
                 "code": v.code,
-                "message": v.message,
+                "message": render(v.message, language),
                 "trick": v.trick,
                 "seat": v.seat,
                 "card": code(v.card),
@@ -291,6 +306,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None) -> dict[str, A
             for v in ev.violations
         ],
         "redeal_reason": ev.redeal_reason,
+        "redeal_message": None if ev.redeal_message is None else render(ev.redeal_message, language),
         "taker": ev.taker,
         "contract": ev.contract,
         "partner": ev.partner,
@@ -319,18 +335,19 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None) -> dict[str, A
         "petit_au_bout": ev.petit_au_bout,
         "chelem": {"announced": ev.chelem_announced, "made_by": ev.chelem_made_by},
         "poignees": [{"seat": p.seat, "side": p.side, "size": p.size} for p in ev.poignees],
-        "score": None if ev.score is None else dump_score(ev.score),
+        "score": None if ev.score is None else dump_score(ev.score, language),
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
         "claims": None,
     }
 
 
-def answer_record(req: dict[str, Any]) -> tuple[dict[str, Any], Evaluation]:
-    """Evaluate a loaded deal record: its answer (with its claims checked) and the evaluation."""
+def answer_record(req: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> tuple[dict[str, Any], Evaluation]:
+    """Evaluate a loaded deal record: its answer (with its claims checked), its texts in
+    ``language``, and the evaluation."""
     evaluation = evaluate_deal(record_of(req))
-    answer = dump_evaluation(evaluation, req["id"])
+    answer = dump_evaluation(evaluation, req["id"], language)
     if req["claims"] is not None:
-        answer["claims"] = check_claims(req["claims"], answer, req["players"], evaluation.partner_known)
+        answer["claims"] = check_claims(req["claims"], answer, req["players"], evaluation.partner_known, language)
     return answer, evaluation
 
 
@@ -347,7 +364,7 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     its legal cards. Without `hands`, a complete deal's hands are inferred from its plays, so a
     revoke is still proven when the seat later shows the suit it failed to follow.
     """
-    answer, evaluation = answer_record(req)
+    answer, evaluation = answer_record(req, request_language())
     telemetry.deal_evaluated(evaluation)
     if answer["claims"] is not None:
         telemetry.claims_checked(answer["claims"]["agree"])

@@ -20,8 +20,11 @@ from service.rules.scoring import (
 )
 from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
+from service.rules.verdicts import Points, msg
+from service.texts import render
 
 from ..layers import telemetry
+from ..layers.language import request_language
 from ..pipeline.parsing import operation
 from ..wire import examples
 from ..wire.common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
@@ -55,8 +58,9 @@ def check_contract(name: str, rules: Rules, errors: Errors, path: tuple[str | in
     """Record a fault when the rules in force do not know the contract ``name``."""
     try:
         contract_named(name, rules)
-    except ValueError as exc:
-        errors.add(path, "pousse_not_enabled", str(exc))
+    except ValueError:
+        # The enum has already refused any other name: this is `pousse` without its variant.
+        errors.add(path, "pousse_not_enabled", msg("error.pousse_not_enabled"))
 
 
 def side_field(description: str) -> EnumField:
@@ -89,7 +93,7 @@ class ScoreRequest(StrictSchema):
     )
     points = HalfPoints(
         required=True,
-        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", "Card points run from 0 to 91."),
+        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", msg("error.range.points")),
         metadata={
             "minimum": 0,
             "maximum": 91,
@@ -118,7 +122,7 @@ class ScoreRequest(StrictSchema):
         seat_error(errors, ("taker",), data["taker"], players)
         if data["partner"] is not None:
             if players != 5:
-                errors.add(("partner",), "partner_not_allowed", "Only a five-player taker has a partner.")
+                errors.add(("partner",), "partner_not_allowed", msg("error.partner_not_allowed"))
             else:
                 seat_error(errors, ("partner",), data["partner"], players)
         check_contract(data["contract"], data["rules"], errors, ("contract",))
@@ -127,14 +131,14 @@ class ScoreRequest(StrictSchema):
             errors.add(
                 ("points",),
                 "points_oudlers_mismatch",
-                f"With {data['oudlers']} oudler(s) the taker's side holds between {low / 2} and {high / 2} points.",
+                msg("error.points_oudlers_mismatch", data["oudlers"], low=Points(low), high=Points(high)),
             )
         shown = [PoigneeSize(p["size"]).trumps(players) for p in data["poignees"]]
         if len(shown) > players or sum(shown) > 22:
             errors.add(
                 ("poignees",),
                 "too_many_trumps_shown",
-                f"These poignées show {sum(shown)} trumps; the deck has 21 trumps and the Excuse.",
+                msg("error.too_many_trumps_shown", sum(shown)),
             )
         errors.raise_any()
 
@@ -172,10 +176,14 @@ class ScoreResponse(StrictSchema):
         required=True, metadata={"description": "D, the sum of the four terms; each defender's mark is −D."}
     )
     scores = fields.List(StrictInteger(), required=True, metadata={"description": "Every seat's mark; they sum to 0."})
-    explanation = fields.List(StrictString(), required=True, metadata={"description": "The computation, for people."})
+    explanation = fields.List(
+        StrictString(),
+        required=True,
+        metadata={"description": "The computation, a line per term, for people, in the language asked for."},
+    )
 
 
-def dump_score(result: Score) -> dict[str, Any]:
+def dump_score(result: Score, language: str) -> dict[str, Any]:
     return {
         "won": result.won,
         "threshold": result.threshold_half / 2,
@@ -187,7 +195,7 @@ def dump_score(result: Score) -> dict[str, Any]:
         "chelem": result.chelem,
         "per_defender": result.per_defender,
         "scores": list(result.scores),
-        "explanation": list(result.explanation),
+        "explanation": [render(line, language) for line in result.explanation],
     }
 
 
@@ -209,4 +217,4 @@ def post_score(req: dict[str, Any]) -> dict[str, Any]:
     summary = summary_of(req)
     result = score(summary)
     telemetry.deal_scored(summary.contract, result.won)
-    return dump_score(result)
+    return dump_score(result, request_language())

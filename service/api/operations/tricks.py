@@ -7,13 +7,16 @@ from typing import Any
 from flask_smorest import Blueprint
 
 from service.rules.cards import is_trump, mask_of
-from service.rules.play import LegalReason, led_suit, legal_cards, opening_ban, trick_winner
+from service.rules.play import led_suit, legal_cards, legal_message, opening_ban, trick_winner
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
+from service.rules.verdicts import msg
+from service.texts import render
 
 from ..layers import telemetry
+from ..layers.language import request_language
 from ..pipeline.parsing import operation
 from ..wire import examples
-from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field
+from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field, seat_error
 from ..wire.fields import (
     CardField,
     EnumField,
@@ -55,41 +58,32 @@ class LegalCardsRequest(StrictSchema):
         table = TABLES[players]
         errors = Errors()
         if len(hand) > table.hand_size:
-            errors.add(
-                ("hand",), "hand_too_large", f"A hand holds at most {table.hand_size} cards at {players} players."
-            )
+            errors.add(("hand",), "hand_too_large", msg("error.hand_too_large", table.hand_size, players=players))
         if len(trick) >= players:
-            errors.add(("trick",), "trick_full", f"A trick at {players} players is full after {players} cards.")
+            errors.add(("trick",), "trick_full", msg("error.trick_full", players))
         in_hand = errors.duplicates("hand", hand)
         errors.duplicates("trick", trick)
         for index, card in enumerate(trick):
             if in_hand >> card & 1:
-                errors.add(
-                    ("trick", index), "card_in_hand_and_trick", "This card is both in the hand and in the trick."
-                )
+                errors.add(("trick", index), "card_in_hand_and_trick", msg("error.card_in_hand_and_trick"))
         called = data["called_card"]
         if called is not None and players != 5:
-            errors.add(("called_card",), "called_card_not_allowed", "A card is called only at five players.")
+            errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
         if called is None and players == 5 and data["first_trick"] and data["rules"].called_suit_lead_ban:
-            errors.add(("called_card",), "required", "The first trick at five players needs the called card.")
+            errors.add(("called_card",), "required", msg("error.required.called_card_first_trick"))
         errors.raise_any()
 
 
 class LegalCardsResponse(StrictSchema):
     legal = card_list("The legal cards, in canonical deck order.", required=True)
     reason = EnumField("LegalReason", required=True)
-    message = StrictString(required=True, metadata={"description": "The same, for people."})
-
-
-_REASON_MESSAGES = {
-    LegalReason.LEAD: "No suit is led yet: any card may be played.",
-    LegalReason.CALLED_SUIT_BAN: "The opening lead may not be in the called suit, except the called card itself.",
-    LegalReason.FOLLOW: "Follow the led suit with any card of it, or play the Excuse.",
-    LegalReason.TRUMP: "Void in the led suit: play a trump, or the Excuse.",
-    LegalReason.OVERTRUMP: "Play a trump higher than the highest in the trick, even over a partner, or the Excuse.",
-    LegalReason.UNDERTRUMP: "No trump high enough: play any trump, or the Excuse.",
-    LegalReason.DISCARD: "Neither the led suit nor a trump: any card may be played.",
-}
+    message = StrictString(
+        required=True,
+        metadata={
+            "description": "The same, for people, with what to follow or beat, in the language asked for "
+            "(`Accept-Language`)."
+        },
+    )
 
 
 @blp.route("/legal-cards", methods=["POST"])
@@ -105,7 +99,8 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
     telemetry.legal_cards_decided(result.reason)
     # reason is a StrEnum, which orjson writes as its value.
-    return {"legal": codes_of(result.cards), "reason": result.reason, "message": _REASON_MESSAGES[result.reason]}
+    message = render(legal_message(result.reason, req["trick"], banned), request_language())
+    return {"legal": codes_of(result.cards), "reason": result.reason, "message": message}
 
 
 class WinnerRequest(StrictSchema):
@@ -125,9 +120,9 @@ class WinnerRequest(StrictSchema):
         players = data["players"]
         errors = Errors()
         if data["leader"] >= players:
-            errors.add(("leader",), "seat_out_of_range", f"Seats run from 0 to {players - 1} at {players} players.")
+            seat_error(errors, ("leader",), data["leader"], players)
         if len(data["cards"]) > players:
-            errors.add(("cards",), "trick_too_long", f"A trick at {players} players holds {players} cards.")
+            errors.add(("cards",), "trick_too_long", msg("error.trick_too_long", players))
         errors.duplicates("cards", data["cards"])
         errors.raise_any()
 

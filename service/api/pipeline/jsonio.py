@@ -15,9 +15,30 @@ import orjson
 from flask import Response
 from flask.json.provider import JSONProvider
 
+from service.rules.verdicts import Message, msg
+from service.texts import DEFAULT_LANGUAGE, render
+
 
 class BodyError(ValueError):
-    """The request body is not acceptable JSON; the message says why."""
+    """The request body is not acceptable JSON; :attr:`message` says why, for people."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(render(message, DEFAULT_LANGUAGE))
+        self.message = message
+
+
+# The JSON decoder's reasons, each with its catalog key; another reason gets the general one.
+_DECODE_REASONS = {
+    "Expecting value": "error.malformed_json.value",
+    "Expecting ',' delimiter": "error.malformed_json.comma",
+    "Expecting ':' delimiter": "error.malformed_json.colon",
+    "Expecting property name enclosed in double quotes": "error.malformed_json.name",
+    "Extra data": "error.malformed_json.extra",
+    "Unterminated string starting at": "error.malformed_json.string",
+    "Invalid control character at": "error.malformed_json.control",
+    "Invalid \\escape": "error.malformed_json.escape",
+    "Invalid \\uXXXX escape": "error.malformed_json.escape",
+}
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -26,19 +47,19 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise BodyError(f"duplicate key {key!r} in a JSON object")
+                raise BodyError(msg("error.malformed_json.duplicate_key", key=repr(key[:40])))
             seen.add(key)
     return obj
 
 
 def _no_constant(name: str) -> Any:
-    raise BodyError(f"{name} is not a JSON number")
+    raise BodyError(msg("error.malformed_json.constant", name=name))
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise BodyError(f"number {text[:40]} is out of range")
+        raise BodyError(msg("error.malformed_json.out_of_range", number=text[:40]))
     return value
 
 
@@ -50,19 +71,20 @@ def parse_body(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BodyError(f"the body is not valid UTF-8 (byte {exc.start})") from None
+        raise BodyError(msg("error.malformed_json.utf8", byte=exc.start)) from None
     if text.startswith("\ufeff"):
-        raise BodyError("the body starts with a byte order mark")
+        raise BodyError(msg("error.malformed_json.bom"))
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise BodyError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        key = _DECODE_REASONS.get(exc.msg, "error.malformed_json.syntax")
+        raise BodyError(msg(key, line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
-        raise BodyError("the JSON is nested too deeply") from None
+        raise BodyError(msg("error.malformed_json.depth")) from None
     except ValueError as exc:  # int() beyond the interpreter's digit limit
         if isinstance(exc, BodyError):
             raise
-        raise BodyError("a number in the body is too long") from None
+        raise BodyError(msg("error.malformed_json.long_number")) from None
 
 
 def dumps(obj: Any) -> bytes:

@@ -28,10 +28,12 @@ from flask import Response, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
+from service.rules.verdicts import msg
+
 from ...connection import CLOSE_CONNECTION
 from ..wire.answers import ANSWERS
-from ..wire.problems import FieldError, ProblemError, errors_from_messages
-from ..wire.responses import documented_errors
+from ..wire.problems import ProblemError, errors_from_messages, whole
+from ..wire.responses import ACCEPT_LANGUAGE, LANGUAGE_HEADERS, documented_errors
 from .jsonio import BodyError, dumps, parse_body
 from .plans import LoadPlan
 
@@ -61,8 +63,8 @@ def read_body(req: flask.Request) -> bytes:
             raise ProblemError(
                 408,
                 "request-timeout",
-                "The request body stopped arriving.",
-                [FieldError("", "body_timeout", "No bytes of the body arrived for too long; send it again.")],
+                msg("error.body_timeout.detail"),
+                [whole("body_timeout", msg("error.body_timeout"))],
             ) from None
         if isinstance(exc, HTTPException) and not isinstance(exc, ClientDisconnected):
             raise  # 413 from the Content-Length, answered as such
@@ -70,8 +72,8 @@ def read_body(req: flask.Request) -> bytes:
         raise ProblemError(
             400,
             "malformed-body",
-            "The request body could not be read.",
-            [FieldError("", "unreadable_body", f"Reading the body failed: {type(exc).__name__}.")],
+            msg("error.unreadable_body.detail"),
+            [whole("unreadable_body", msg("error.unreadable_body", reason=type(exc).__name__))],
         ) from None
     announced = req.content_length
     if announced is not None:
@@ -80,8 +82,8 @@ def read_body(req: flask.Request) -> bytes:
             raise ProblemError(
                 400,
                 "malformed-body",
-                "The request body is shorter than its Content-Length.",
-                [FieldError("", "truncated_body", f"Content-Length says {announced} bytes; {len(data)} arrived.")],
+                msg("error.truncated_body.detail"),
+                [whole("truncated_body", msg("error.truncated_body", len(data), announced=announced))],
             )
         return data
     # Werkzeug stops a chunked body (no Content-Length) at the limit without a word; one
@@ -100,8 +102,12 @@ def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
         raise ProblemError(
             415,
             "unsupported-media-type",
-            f"Send the body as {kinds} (got {req.mimetype or 'no content type'}).",
-            [FieldError("", "unsupported_media_type", f"The body must be {kinds}.")],
+            msg(
+                "error.unsupported_media_type.detail" if req.mimetype else "error.unsupported_media_type.none",
+                kinds=kinds,
+                got=req.mimetype[:80],
+            ),
+            [whole("unsupported_media_type", msg("error.unsupported_media_type", kinds=kinds))],
             headers={"Accept-Post": ", ".join(accepted)},
         )
     data = read_body(req)
@@ -109,8 +115,8 @@ def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
         raise ProblemError(
             400,
             "malformed-json",
-            "The request body is empty.",
-            [FieldError("", "empty_body", "Send a JSON object.")],
+            msg("error.empty_body.detail"),
+            [whole("empty_body", msg("error.empty_body"))],
         )
     try:
         return parse_body(data)
@@ -118,8 +124,8 @@ def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
         raise ProblemError(
             400,
             "malformed-json",
-            "The request body is not valid JSON.",
-            [FieldError("", "malformed_json", str(exc))],
+            msg("error.malformed_json.detail"),
+            [whole("malformed_json", exc.message)],
         ) from None
 
 
@@ -131,7 +137,7 @@ def load(plan: LoadPlan, data: Any) -> Any:
         raise ProblemError(
             422,
             "invalid-request",
-            "The request is well-formed JSON but not a valid request.",
+            msg("error.invalid_request"),
             errors_from_messages(exc.messages),
         ) from None
 
@@ -157,11 +163,14 @@ def operation(
     accepted = (JSON, *(kind for kind in streams or {} if kind))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.doc(operationId=operation_id, **(doc or {}))(
+        documented = blp.doc(operationId=operation_id, parameters=[ACCEPT_LANGUAGE], **(doc or {}))(
             blp.arguments(request_schema, examples=examples)(
-                blp.response(200, response_schema, examples=_answer_examples(operation_id, examples))(
-                    documented_errors(blp)(view)
-                )
+                blp.response(
+                    200,
+                    response_schema,
+                    examples=_answer_examples(operation_id, examples),
+                    headers=LANGUAGE_HEADERS,
+                )(documented_errors(blp)(view))
             )
         )
         plan = LoadPlan(request_schema)

@@ -17,9 +17,11 @@ from typing import Any
 import marshmallow as ma
 
 from service.rules.deal import Evaluation
+from service.rules.verdicts import Message, msg
+from service.texts import DEFAULT_LANGUAGE
 
 from ..operations.evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
-from ..wire.problems import FieldError, errors_from_messages, problem_document
+from ..wire.problems import FieldError, errors_from_messages, problem_document, whole
 from .jsonio import BodyError, parse_body
 from .plans import LoadPlan
 
@@ -60,20 +62,32 @@ def over_limit(line: bytes) -> bool:
     return len(without_line_end(line)) > LINE_MAX_BYTES
 
 
-def too_long_item(index: int) -> dict[str, Any]:
+def too_long_item(index: int, *, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The item of a line over the limit."""
-    detail = f"A line holds at most {LINE_MAX_BYTES} bytes."
-    return problem_item(index, None, 413, "body-too-large", detail, FieldError("", "line_too_long", detail))
+    detail = msg("error.line_too_long", limit=LINE_MAX_BYTES)
+    return problem_item(index, None, 413, "body-too-large", detail, whole("line_too_long", detail), language=language)
 
 
 def problem_item(
-    index: int, record_id: str | None, status: int, kind: str, detail: str, *errors: FieldError
+    index: int,
+    record_id: str | None,
+    status: int,
+    kind: str,
+    detail: Message,
+    *errors: FieldError,
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
-    return {"index": index, "id": record_id, "problem": problem_document(status, kind, detail, errors)}
+    return {
+        "index": index,
+        "id": record_id,
+        "problem": problem_document(status, kind, detail, errors, language=language),
+    }
 
 
-def record_item(index: int, data: Any, observe: Observer | None = None) -> dict[str, Any]:
-    """The item for one parsed record."""
+def record_item(
+    index: int, data: Any, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> dict[str, Any]:
+    """The item for one parsed record, its texts in ``language``."""
     try:
         req = _PLAN.load(data)
     except ma.ValidationError as exc:
@@ -82,16 +96,19 @@ def record_item(index: int, data: Any, observe: Observer | None = None) -> dict[
             _id_of(data),
             422,
             "invalid-request",
-            "The record is well-formed JSON but not a valid deal record.",
+            msg("error.invalid_record"),
             *errors_from_messages(exc.messages),
+            language=language,
         )
-    answer, evaluation = answer_record(req)
+    answer, evaluation = answer_record(req, language)
     if observe is not None:
         observe(evaluation)
     return {"index": index, "id": req["id"], "result": answer}
 
 
-def line_item(index: int, line: bytes, observe: Observer | None = None) -> dict[str, Any]:
+def line_item(
+    index: int, line: bytes, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> dict[str, Any]:
     """The item for one line of NDJSON (its end of line already stripped)."""
     if not line.strip():
         return problem_item(
@@ -99,8 +116,9 @@ def line_item(index: int, line: bytes, observe: Observer | None = None) -> dict[
             None,
             400,
             "malformed-json",
-            "The line is empty.",
-            FieldError("", "empty_line", "Send one JSON object per line."),
+            msg("error.empty_line.detail"),
+            whole("empty_line", msg("error.empty_line")),
+            language=language,
         )
     try:
         data = parse_body(line)
@@ -110,10 +128,11 @@ def line_item(index: int, line: bytes, observe: Observer | None = None) -> dict[
             None,
             400,
             "malformed-json",
-            "The line is not valid JSON.",
-            FieldError("", "malformed_json", str(exc)),
+            msg("error.malformed_json.line"),
+            whole("malformed_json", exc.message),
+            language=language,
         )
-    return record_item(index, data, observe)
+    return record_item(index, data, observe, language=language)
 
 
 @dataclass

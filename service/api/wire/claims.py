@@ -9,6 +9,7 @@ and the correct value side by side. Claims left out are not checked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,8 @@ from marshmallow import fields
 
 from service.rules.scoring import TOTAL_HALF
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS
+from service.rules.verdicts import Message, Points, Signed, SignedList, msg
+from service.texts import DEFAULT_LANGUAGE, render
 
 from .common import StrictSchema, fail
 from .fields import BoundedList, EnumField, HalfPoints, Length, Range, StrictBoolean, StrictInteger, StrictNested
@@ -46,7 +49,7 @@ class ClaimsSchema(StrictSchema):
         metadata={"description": "The winner of every complete trick, in order (an unfinished last trick left out)."},
     )
     points = HalfPoints(
-        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", "Card points run from 0 to 91."),
+        validate=lambda half: 0 <= half <= TOTAL_HALF or fail("range", msg("error.range.points")),
         allow_none=True,
         metadata={
             "minimum": 0,
@@ -114,40 +117,54 @@ def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
     }
 
 
-def _num(value: float | None) -> str:
-    return str(value) if value is None or value != int(value) else str(int(value))
+def _seat_words(seat: int | None) -> Message:
+    return msg("claim.no_one") if seat is None else msg("claim.seat", seat=seat)
 
 
-def _seat_words(seat: int | None) -> str:
-    return "no one" if seat is None else f"seat {seat}"
+def _points(value: float | None) -> Points | Message:
+    return msg("claim.null") if value is None else Points(round(value * 2))
+
+
+def _count(value: int | None) -> int | Message:
+    return msg("claim.null") if value is None else value
+
+
+_FIRST_VIOLATION_KEYS = {
+    "code": "claim.first_violation.code",
+    "trick": "claim.first_violation.trick",
+    "seat": "claim.first_violation.seat",
+}
 
 
 class _Check:
-    def __init__(self) -> None:
+    def __init__(self, language: str) -> None:
         self.mismatches: list[dict[str, Any]] = []
+        self.language = language
 
-    def differ(self, pointer: str, claimed: Any, correct: Any, message: str) -> None:
-        self.mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": message})
+    def differ(self, pointer: str, claimed: Any, correct: Any, message: Message) -> None:
+        text = render(message, self.language)
+        self.mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": text})
 
     def winners(self, claimed: Sequence[int], correct: list[int]) -> None:
         for i, (mine, right) in enumerate(zip(claimed, correct, strict=False)):
             if mine != right:
-                self.differ(
-                    f"/claims/trick_winners/{i}", mine, right, f"Trick {i} was won by seat {right}, not {mine}."
-                )
+                message = msg("claim.trick_winner", trick=i, correct=right, claimed=mine)
+                self.differ(f"/claims/trick_winners/{i}", mine, right, message)
         if len(claimed) != len(correct):
             self.differ(
                 "/claims/trick_winners",
                 list(claimed),
                 correct,
-                f"{len(claimed)} trick winners claimed; {len(correct)} tricks are complete.",
+                msg("claim.trick_winners", len(claimed), complete=len(correct)),
             )
 
     def first_violation(self, claimed: dict[str, Any] | None, correct: dict[str, Any] | None) -> None:
         if claimed is None or correct is None:
             if claimed != correct:
                 message = (
-                    "The deal breaks no rule." if correct is None else f"The deal's first fault is {correct['code']}."
+                    msg("claim.first_violation.none")
+                    if correct is None
+                    else msg("claim.first_violation", code=correct["code"])
                 )
                 self.differ("/claims/first_violation", claimed, correct, message)
             return
@@ -157,20 +174,25 @@ class _Check:
                     f"/claims/first_violation/{key}",
                     claimed[key],
                     correct[key],
-                    f"The first fault's {key} is {correct[key]!r}, not {claimed[key]!r}.",
+                    msg(_FIRST_VIOLATION_KEYS[key], correct=json.dumps(correct[key]), claimed=json.dumps(claimed[key])),
                 )
 
 
 def check_claims(
-    claims: dict[str, Any], answer: dict[str, Any], players: int, partner_known: bool = True
+    claims: dict[str, Any],
+    answer: dict[str, Any],
+    players: int,
+    partner_known: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """``claims`` (as loaded) against ``answer`` (the evaluation as sent of a deal at ``players``):
-    agreement and mismatches. ``partner_known``: False while a five-player deal given without
-    its hands has not shown the called card yet; a partner claimed then is not checked."""
-    check = _Check()
+    agreement and mismatches, said in ``language``. ``partner_known``: False while a five-player
+    deal given without its hands has not shown the called card yet; a partner claimed then is
+    not checked."""
+    check = _Check(language)
     right = true_claims(answer, players)
     if "valid" in claims and claims["valid"] != right["valid"]:
-        message = "The deal is valid." if right["valid"] else "The deal is faulty."
+        message = msg("claim.valid") if right["valid"] else msg("claim.faulty")
         check.differ("/claims/valid", claims["valid"], right["valid"], message)
     if "trick_winners" in claims:
         check.winners(claims["trick_winners"], right["trick_winners"])
@@ -178,9 +200,9 @@ def check_claims(
         claimed, correct = _halved(claims["points"]), right["points"]
         if claimed != correct:
             message = (
-                "The deal has no count of points yet (unfinished or redealt)."
+                msg("claim.points.none")
                 if correct is None
-                else f"The attack has {_num(correct)} card points, not {_num(claimed)}."
+                else msg("claim.points", correct=_points(correct), claimed=_points(claimed))
             )
             check.differ("/claims/points", claimed, correct, message)
     if "oudlers" in claims and claims["oudlers"] != right["oudlers"]:
@@ -188,16 +210,16 @@ def check_claims(
             "/claims/oudlers",
             claims["oudlers"],
             right["oudlers"],
-            "The deal has no count of oudlers yet (unfinished or redealt)."
+            msg("claim.oudlers.none")
             if right["oudlers"] is None
-            else f"The attack has {right['oudlers']} oudlers, not {claims['oudlers']}.",
+            else msg("claim.oudlers", right["oudlers"], claimed=_count(claims["oudlers"])),
         )
     if "partner" in claims and partner_known and claims["partner"] != right["partner"]:
         check.differ(
             "/claims/partner",
             claims["partner"],
             right["partner"],
-            f"The taker's partner is {_seat_words(right['partner'])}, not {_seat_words(claims['partner'])}.",
+            msg("claim.partner", correct=_seat_words(right["partner"]), claimed=_seat_words(claims["partner"])),
         )
     if "scores" in claims:
         claimed_scores, correct_scores = claims["scores"], right["scores"]
@@ -207,14 +229,15 @@ def check_claims(
                     "/claims/scores",
                     claimed_scores,
                     correct_scores,
-                    "The deal has no score (faulty, unfinished or redealt)."
+                    msg("claim.scores.none")
                     if correct_scores is None
-                    else f"The deal scores {correct_scores}.",
+                    else msg("claim.scores", marks=SignedList(tuple(correct_scores))),
                 )
         else:
             for seat, (mine, score) in enumerate(zip(claimed_scores, correct_scores, strict=True)):
                 if mine != score:
-                    check.differ(f"/claims/scores/{seat}", mine, score, f"Seat {seat} scores {score}, not {mine}.")
+                    message = msg("claim.score", seat=seat, correct=Signed(score), claimed=Signed(mine))
+                    check.differ(f"/claims/scores/{seat}", mine, score, message)
     if "first_violation" in claims:
         check.first_violation(claims["first_violation"], right["first_violation"])
     return {"agree": not check.mismatches, "mismatches": check.mismatches}

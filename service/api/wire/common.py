@@ -11,6 +11,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.variants import FFT, Rules
+from service.rules.verdicts import Message, msg
 
 from .fields import (
     CalledCardField,
@@ -34,8 +35,8 @@ class StrictSchema(Schema):
         unknown = RAISE
 
     error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
-        "unknown": Coded("unknown_field", "Unknown field."),
-        "type": Coded("type", "Invalid input type."),
+        "unknown": Coded("unknown_field", msg("error.unknown_field")),
+        "type": Coded("type", msg("error.type.object")),
     }
 
     def check(self, data: dict[str, Any]) -> None:
@@ -112,7 +113,7 @@ class Errors:
     def __init__(self) -> None:
         self.messages: dict[str | int, Any] = {}
 
-    def add(self, path: Sequence[str | int], code: str, message: str) -> None:
+    def add(self, path: Sequence[str | int], code: str, message: Message) -> None:
         # Nested dicts all the way down; a fault about the node itself goes under
         # "_schema", as marshmallow does, so a list can carry both kinds.
         node = self.messages
@@ -127,7 +128,7 @@ class Errors:
             seen = 0
             for index, card in enumerate(cards):
                 if seen >> card & 1:
-                    self.add((name, index), "duplicate_card", f"{CARD_CODES[card]} appears more than once.")
+                    self.add((name, index), "duplicate_card", msg("error.duplicate_card", card=CARD_CODES[card]))
                 seen |= 1 << card
         return mask
 
@@ -138,9 +139,9 @@ class Errors:
 
 def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, players: int) -> None:
     if seat is not None and not 0 <= seat < players:
-        errors.add(path, "seat_out_of_range", f"Seats run from 0 to {players - 1} at {players} players.")
+        errors.add(path, "seat_out_of_range", msg("error.seat_out_of_range", last=players - 1, players=players))
 
 
-def fail(code: str, message: str) -> bool:
+def fail(code: str, message: Message) -> bool:
     """Raise a coded validation error (for one-line validators)."""
     raise ValidationError(Coded(code, message))

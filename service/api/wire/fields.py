@@ -30,7 +30,8 @@ from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead
-from service.rules.verdicts import LegalReason, RedealReason, Verdict, ViolationCode
+from service.rules.verdicts import LegalReason, Message, RedealReason, Verdict, ViolationCode, msg
+from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode
 from .problems import Coded
@@ -77,30 +78,57 @@ class CodedErrors:
         return super().deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
 
     def make_error(self, key: str, **kwargs: Any) -> ValidationError:
-        error: ValidationError = super().make_error(key, **kwargs)  # type: ignore[misc]
-        [message] = error.messages if isinstance(error.messages, list) else [error.messages]
-        return ValidationError(Coded(ERROR_CODES.get(key, "invalid"), str(message)))
+        # marshmallow's own English messages are replaced by catalog messages of the same kind.
+        code = ERROR_CODES.get(key, "invalid")
+        if code == "type":
+            message = msg(_TYPE_KEYS.get(getattr(self, "json_type", ""), "error.type.value"))
+        elif code == "range":
+            message = msg("error.range.too_large")
+        else:
+            message = Message(f"error.{code}")
+        return ValidationError(Coded(code, message))
+
+
+# The wrong-type message of each kind of field, by the JSON type it wants.
+_TYPE_KEYS = {
+    "integer": "error.type.integer",
+    "boolean": "error.type.boolean",
+    "string": "error.type.string",
+    "number": "error.type.number",
+    "array": "error.type.array",
+    "object": "error.type.object",
+}
 
 
 class Length(validate.Length):
     """marshmallow's length validator, its messages coded ``length``."""
 
     def _format_error(self, value: Any, message: str) -> str:
-        return Coded("length", super()._format_error(value, message))
+        if self.equal is not None:
+            return Coded("length", msg("error.length.equal", self.equal))
+        if self.max is None:
+            return Coded("length", msg("error.length.min", self.min))
+        if self.min is None:
+            return Coded("length", msg("error.length.max", self.max))
+        return Coded("length", msg("error.length.between", self.max, min=self.min))
 
 
 class Range(validate.Range):
-    """marshmallow's range validator, its messages coded ``range``."""
+    """marshmallow's range validator (bounds included), its messages coded ``range``."""
 
     def _format_error(self, value: Any, message: str) -> str:
-        return Coded("range", super()._format_error(value, message))
+        if self.max is None:
+            return Coded("range", msg("error.range.min", min=self.min))
+        if self.min is None:
+            return Coded("range", msg("error.range.max", max=self.max))
+        return Coded("range", msg("error.range.between", min=self.min, max=self.max))
 
 
 class OneOf(validate.OneOf):
     """marshmallow's choice validator, its messages coded ``enum``."""
 
     def _format_error(self, value: Any) -> str:
-        return Coded("enum", super()._format_error(value))
+        return Coded("enum", msg("error.enum", choices=", ".join(map(str, self.choices))))
 
 
 class CardField(CodedErrors, fields.Field[Card]):
@@ -113,11 +141,11 @@ class CardField(CodedErrors, fields.Field[Card]):
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
         if not isinstance(value, str):
-            raise ValidationError(Coded("type", "A card is a string code such as KS, 10H, 1T or EX."))
+            raise ValidationError(Coded("type", msg("error.type.card")))
         try:
             return parse_card(value)
         except KeyError:
-            raise ValidationError(Coded("unknown_card", f"Unknown card code {value[:12]!r}.")) from None
+            raise ValidationError(Coded("unknown_card", msg("error.unknown_card", value=repr(value[:12])))) from None
 
     def _serialize(self, value: Card | None, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else format_card(value)
@@ -131,7 +159,7 @@ class CalledCardField(CardField):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
         card = super()._deserialize(value, attr, data, **kwargs)
         if card not in CALLABLE:
-            raise ValidationError(Coded("not_callable", "Only a king, queen, knight or jack can be called."))
+            raise ValidationError(Coded("not_callable", msg("error.not_callable")))
         return card
 
 
@@ -142,6 +170,8 @@ class BoundedList(CodedErrors, fields.List[Any]):
     bad items then costs a worker some 100 ms and answers 12 000 errors. Over its limit,
     the list gets one error, at the list, and its items are not looked at.
     """
+
+    json_type = "array"
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         self.check_length(value)
@@ -273,6 +303,7 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         [v.value for v in ExcuseLastTrick], "Where an Excuse played to the last trick goes outside a chelem (§8.3)."
     ),
     "FirstLead": _named([v.value for v in FirstLead], "Who leads the first trick when no chelem is announced (§2)."),
+    "Language": _named(list(LANGUAGES), "A language the service writes its texts for people in: English or French."),
 }
 """The wire's enums, each a named schema that every field carrying it references."""
 
@@ -290,10 +321,10 @@ class EnumField(CodedErrors, fields.Field[Any]):
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if type(value) is not self._kind:  # exactly: neither true for 1 nor 4.0 for 4
-            kind = "an integer" if self._kind is int else "a string"
-            raise ValidationError(Coded("type", f"Not a valid value: give {kind}."))
+            key = "error.type.integer" if self._kind is int else "error.type.string"
+            raise ValidationError(Coded("type", Message(key)))
         if value not in self._choices:
-            raise ValidationError(Coded("enum", f"Must be one of: {', '.join(map(str, self._choices))}."))
+            raise ValidationError(Coded("enum", msg("error.enum", choices=", ".join(map(str, self._choices)))))
         return value
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
@@ -323,6 +354,8 @@ def component_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> d
 class StrictInteger(CodedErrors, fields.Integer):
     """A JSON integer: no strings, floats or booleans."""
 
+    json_type = "integer"
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
@@ -335,6 +368,8 @@ class StrictInteger(CodedErrors, fields.Integer):
 class StrictBoolean(CodedErrors, fields.Boolean):
     """A JSON boolean: ``true`` or ``false`` only."""
 
+    json_type = "boolean"
+
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
             raise self.make_error("invalid")
@@ -343,6 +378,8 @@ class StrictBoolean(CodedErrors, fields.Boolean):
 
 class StrictString(CodedErrors, fields.String):
     """A JSON string, never coerced from another type."""
+
+    json_type = "string"
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if not isinstance(value, str):
@@ -353,6 +390,8 @@ class StrictString(CodedErrors, fields.String):
 class HalfPoints(CodedErrors, fields.Number[float]):
     """Card points on the wire (0–91, in steps of 0.5), loaded as int half points."""
 
+    json_type = "number"
+
     num_type = float
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
@@ -360,9 +399,9 @@ class HalfPoints(CodedErrors, fields.Number[float]):
             raise self.make_error("invalid")
         doubled = value * 2
         if not math.isfinite(doubled):  # 1e308 doubles to infinity, which int() refuses
-            raise ValidationError(Coded("range", "Card points run from 0 to 91."))
+            raise ValidationError(Coded("range", msg("error.range.points")))
         if doubled != int(doubled):
-            raise ValidationError(Coded("half_point_grid", "Card points come in steps of 0.5."))
+            raise ValidationError(Coded("half_point_grid", msg("error.half_point_grid")))
         return int(doubled)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
@@ -371,6 +410,8 @@ class HalfPoints(CodedErrors, fields.Number[float]):
 
 class StrictNested(CodedErrors, fields.Nested):
     """A nested object, its errors coded."""
+
+    json_type = "object"
 
 
 def default_in_words(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:

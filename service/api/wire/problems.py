@@ -3,7 +3,9 @@
 A problem is ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail``
 and ``errors``: one entry per fault, each with a JSON pointer into the request body
 (RFC 6901), a machine code and a human message. Clients branch on ``status`` and the
-``errors[].code`` values; the messages are for people.
+``errors[].code`` values; the messages are for people, in the language the request asked for
+(:mod:`service.api.layers.language`): title, detail and messages are kept as catalog messages
+until the document is written.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from service.rules.verdicts import Message, msg
+from service.texts import DEFAULT_LANGUAGE, render
+
+from ..layers.language import request_language
 from ..pipeline.jsonio import dumps
 
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -26,33 +32,35 @@ PROBLEM_BASE = "/problems/"
 log = logging.getLogger(__name__)
 
 
-class Coded(str):
-    """A validation message that carries its machine code.
+PROBLEM_STATUSES = (400, 403, 404, 405, 408, 413, 414, 415, 417, 422, 431, 500, 503)
+"""Every status the service answers with a problem: each has its title in the catalogs
+(``problem.title.<status>``)."""
 
-    Marshmallow keeps the message objects it is given, so the code survives the trip
-    through schema validation into :func:`errors_from_messages`.
+
+class Coded(str):
+    """A validation message that carries its machine code and its catalog message.
+
+    Marshmallow keeps the message objects it is given, so both survive the trip through schema
+    validation into :func:`errors_from_messages`. As text (for marshmallow and logs) it is the
+    English sentence; the answer says it in the request's language.
     """
 
     code: str
+    message: Message
 
-    def __new__(cls, code: str, message: str) -> Coded:
-        obj = super().__new__(cls, message)
+    def __new__(cls, code: str, message: Message) -> Coded:
+        obj = super().__new__(cls, render(message, DEFAULT_LANGUAGE))
         obj.code = code
+        obj.message = message
         return obj
 
-    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[str, Message]:  # type: ignore[override]
         # Copies (marshmallow deep-copies its error messages) keep the code.
-        return self.code, str(self)
+        return self.code, self.message
 
     def format(self, *args: Any, **kwargs: Any) -> Coded:
-        # marshmallow formats its messages before raising them: the code must survive that.
-        return Coded(self.code, str.format(self, *args, **kwargs))
-
-
-def code_of(message: str) -> str:
-    """The machine code a validation message carries (see :mod:`service.api.wire.fields`)."""
-    code = getattr(message, "code", None)
-    return code if isinstance(code, str) else "invalid"
+        # marshmallow formats its messages before raising them; ours carry their arguments.
+        return self
 
 
 def pointer(path: Iterable[str | int]) -> str:
@@ -66,10 +74,15 @@ class FieldError:
 
     pointer: str
     code: str
-    message: str
+    message: Message
 
-    def as_dict(self) -> dict[str, str]:
-        return {"pointer": self.pointer, "code": self.code, "message": self.message}
+    def as_dict(self, language: str) -> dict[str, str]:
+        return {"pointer": self.pointer, "code": self.code, "message": render(self.message, language)}
+
+
+def whole(code: str, message: Message) -> FieldError:
+    """A fault of the request as a whole (the pointer ``""``)."""
+    return FieldError("", code, message)
 
 
 def errors_from_messages(messages: Any, path: tuple[str | int, ...] = ()) -> list[FieldError]:
@@ -82,11 +95,16 @@ def errors_from_messages(messages: Any, path: tuple[str | int, ...] = ()) -> lis
             sub = path if key == "_schema" else (*path, key)
             out.extend(errors_from_messages(value, sub))
         return out
+    if isinstance(messages, Coded):
+        return [FieldError(pointer(path), messages.code, messages.message)]
     if isinstance(messages, str):
-        return [FieldError(pointer(path), code_of(messages), str(messages))]
+        # Every field and validator of the wire codes its messages; were one to slip through,
+        # its English words are not sent as if they were translated.
+        log.warning("uncoded validation message: %s", messages)
+        return [FieldError(pointer(path), "invalid", msg("error.invalid"))]
     if isinstance(messages, Iterable):
         return [e for m in messages for e in errors_from_messages(m, path)]
-    return [FieldError(pointer(path), "invalid", str(messages))]
+    return [FieldError(pointer(path), "invalid", msg("error.invalid"))]
 
 
 class ProblemError(Exception):
@@ -96,11 +114,11 @@ class ProblemError(Exception):
         self,
         status: int,
         kind: str,
-        detail: str,
+        detail: Message,
         errors: Iterable[FieldError] = (),
         headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(detail)
+        super().__init__(detail.key)
         self.status = status
         self.kind = kind
         self.detail = detail
@@ -108,30 +126,42 @@ class ProblemError(Exception):
         self.headers = dict(headers or {})
 
 
+def problem_title(status: int, language: str) -> str:
+    """The title of a problem of ``status``, in ``language``."""
+    if status in PROBLEM_STATUSES:
+        return render(Message(f"problem.title.{status}"), language)
+    return HTTPStatus(status).phrase
+
+
 def problem_document(
-    status: int, kind: str | None, detail: str, errors: Iterable[FieldError] = (), instance: str | None = None
+    status: int,
+    kind: str | None,
+    detail: Message,
+    errors: Iterable[FieldError] = (),
+    instance: str | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """A problem document as JSON data: the body of an error answer, or of a batch's faulty line."""
     body: dict[str, Any] = {
         "type": PROBLEM_BASE + kind if kind else "about:blank",
-        "title": HTTPStatus(status).phrase,
+        "title": problem_title(status, language),
         "status": status,
-        "detail": detail,
+        "detail": render(detail, language),
     }
     if instance is not None:
         body["instance"] = instance
-    body["errors"] = [e.as_dict() for e in errors]
+    body["errors"] = [e.as_dict(language) for e in errors]
     return body
 
 
 def problem_response(
     status: int,
     kind: str | None,
-    detail: str,
+    detail: Message,
     errors: Iterable[FieldError] = (),
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    body = problem_document(status, kind, detail, errors, instance=request.path)
+    body = problem_document(status, kind, detail, errors, instance=request.path, language=request_language())
     response = Response(dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -159,21 +189,23 @@ def _handle_http(error: HTTPException) -> Response:
     headers: dict[str, str] = {}
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         headers["Allow"] = ", ".join(sorted(error.valid_methods))
-    detail = {
-        404: "No operation at this path.",
-        405: f"{request.method} is not allowed here.",
-        413: "The request body is larger than this service accepts.",
-    }.get(status, error.description or HTTPStatus(status).phrase)
     kind = _HTTP_KINDS.get(status)
+    code = (kind or "client-error").replace("-", "_")
+    detail = {
+        404: msg("error.not_found"),
+        405: msg("error.method_not_allowed", method=request.method[:16]),
+        413: msg("error.body_too_large"),
+        415: msg("error.unsupported_media_type.other"),
+        400: msg("error.bad_request"),
+    }.get(status, msg("error.client_error", status=status))
     # The pointer "" designates the request as a whole.
-    errors = [FieldError("", (kind or "client-error").replace("-", "_"), detail)]
-    return problem_response(status, kind, detail, errors, headers)
+    return problem_response(status, kind, detail, [whole(code, detail)], headers)
 
 
 def _handle_unexpected(error: BaseException) -> Response:
     # Never a stack trace to the client; the log keeps it for the operator.
     log.exception("unhandled error", exc_info=error)
-    return problem_response(500, "internal-error", "The service failed to answer this request.")
+    return problem_response(500, "internal-error", msg("error.internal"))
 
 
 def register(app: Flask) -> None:

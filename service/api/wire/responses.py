@@ -20,16 +20,18 @@ class FieldErrorSchema(Schema):
         metadata={"description": "JSON pointer (RFC 6901) into the request body; empty for the whole body."},
     )
     code = EnumField("FieldErrorCode", required=True)
-    message = fields.String(required=True)
+    message = fields.String(
+        required=True, metadata={"description": "The fault for people, in the language asked for (`Accept-Language`)."}
+    )
 
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with the located faults in `errors`."""
 
     type = fields.String(required=True, metadata={"description": "Problem type: a relative URI under /problems/."})
-    title = fields.String(required=True)
+    title = fields.String(required=True, metadata={"description": "The status, in the language asked for."})
     status = fields.Integer(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(required=True, metadata={"description": "What went wrong, in the language asked for."})
     instance = fields.String(metadata={"description": "The request path."})
     errors = fields.List(fields.Nested(FieldErrorSchema), required=True)
 
@@ -49,13 +51,45 @@ _BODY_ERRORS = {
 }
 
 
+ACCEPT_LANGUAGE = "AcceptLanguage"
+"""The request header every operation reads, the language of its texts for people (the name of
+its component, which apispec turns into a reference)."""
+LANGUAGE_HEADERS = {"Content-Language": "ContentLanguage"}
+"""The answer header of every operation: the language its texts are in."""
+
+LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
+    "parameters": {
+        "AcceptLanguage": {
+            "in": "header",
+            "name": "Accept-Language",
+            "required": False,
+            "description": "The language of the texts for people in the answer (messages, explanations, "
+            "problem titles and details): `fr` (or `fr-FR`, `fr-CA`…) for French; English otherwise. Codes "
+            "never change with it.",
+            "schema": {"type": "string"},
+            "examples": {"french": {"value": "fr-FR,fr;q=0.9"}, "english": {"value": "en"}},
+        }
+    },
+    "headers": {
+        "ContentLanguage": {
+            "description": "The language of the answer's texts for people: `fr` or `en`.",
+            "schema": {"$ref": "#/components/schemas/Language"},
+        }
+    },
+}
+
+
 def documented_errors(blp: Blueprint) -> Callable[[F], F]:
     """Declare on ``blp`` the problem responses of an operation that reads a JSON body."""
 
     def decorate(view: F) -> F:
         for status, description in _BODY_ERRORS.items():
             view = blp.alt_response(
-                status, schema=ProblemSchema, description=description, content_type=PROBLEM_MIMETYPE
+                status,
+                schema=ProblemSchema,
+                description=description,
+                content_type=PROBLEM_MIMETYPE,
+                headers=LANGUAGE_HEADERS,
             )(view)
         return view
 

@@ -1,0 +1,187 @@
+"""Words for people, in French or English: the service's message catalogs.
+
+The rules core and the HTTP layer say what to tell as :class:`~service.rules.verdicts.Message`
+values: a catalog key that starts with the verdict or error code, and the specifics (the card,
+the seat, the trump to beat). Here a message becomes a sentence in the reader's language. The
+sentences live in gettext catalogs, one per language and domain, under ``locales/``:
+``messages`` for the service's answers, ``cli`` for the ``tarot-rules`` command. The ``.po``
+files are the source and are committed; the install compiles them to the ``.mo`` files read
+here (see ``setup.py``; ``make`` recompiles a catalog whose ``.po`` changed).
+
+Machine codes never depend on the language; only these words do.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+from babel import Locale
+from babel.core import default_locale
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+from service.rules.cards import CARD_CODES, EXCUSE, FIRST_TRUMP, PETIT, RANK_OF, SUIT_OF, Card, Suit, iter_cards
+from service.rules.verdicts import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term, msg
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Catalog",
+    "CatalogError",
+    "catalog",
+    "msg",
+    "negotiate",
+    "render",
+    "system_language",
+]
+
+LANGUAGES: Final = ("en", "fr")
+"""The languages the service speaks, as language tags (BCP 47) and catalog directories."""
+DEFAULT_LANGUAGE: Final = "en"
+"""The language of an answer when the client asks for none the service speaks."""
+LOCALES: Final = Path(__file__).parent / "locales"
+DOMAINS: Final = ("messages", "cli")
+
+_SIGNED: Final = "+#,##0;-#,##0"
+
+
+class CatalogError(RuntimeError):
+    """A catalog is missing (not compiled) or lacks a key: a fault of the install, never of a request."""
+
+
+class Catalog:
+    """One language's sentences of one domain, and how that language writes numbers and cards."""
+
+    def __init__(self, language: str, domain: str = "messages") -> None:
+        translations = Translations.load(LOCALES, [language], domain)
+        if not isinstance(translations, Translations):
+            raise CatalogError(
+                f"No compiled {domain} catalog for {language!r} in {LOCALES}: install the package "
+                "(pip install ., or make), which compiles the .po files."
+            )
+        self.language = language
+        self.domain = domain
+        self.locale = Locale.parse(language)
+        self._gettext = translations.gettext
+        self._ngettext = translations.ngettext
+        self._cards: tuple[str, ...] | None = None
+
+    def template(self, key: str, count: int | Points | None = None) -> str:
+        """The sentence of ``key`` with its ``{placeholders}``, in the plural form ``count`` asks for."""
+        found = self._gettext(key) if count is None else self._ngettext(key, key, self._plural_n(count))
+        if found == key:  # gettext answers the key itself when the catalog lacks it
+            raise CatalogError(f"The {self.language} {self.domain} catalog has no {key!r}.")
+        return found
+
+    def render(self, message: Message, *, sentence: bool = True) -> str:
+        """``message`` in this language; a sentence starts with a capital letter."""
+        values = {name: self.value(arg) for name, arg in message.args}
+        if message.count is not None:
+            values["count"] = self.value(message.count)
+        text = self.template(message.key, message.count).format_map(values)
+        return text[:1].upper() + text[1:] if sentence else text
+
+    def say(self, key: str, count: int | Points | None = None, /, **args: Arg) -> str:
+        """Shorthand: the sentence of ``key`` with ``args``."""
+        return self.render(msg(key, count, **args))
+
+    def value(self, arg: Arg) -> str:
+        """One argument as this language writes it."""
+        if isinstance(arg, str):
+            return arg
+        if isinstance(arg, int):
+            return self.number(arg)
+        if isinstance(arg, CardName):
+            return self.card_name(arg.card)
+        if isinstance(arg, CardCodes):
+            return ", ".join(CARD_CODES[card] for card in iter_cards(arg.cards))
+        if isinstance(arg, Points):
+            return _points(arg.half, self.language)
+        if isinstance(arg, Signed):
+            return _signed(arg.value, self.language)
+        if isinstance(arg, SignedList):
+            return ", ".join(_signed(value, self.language) for value in arg.values)
+        if isinstance(arg, Term):
+            return self.template(f"term.{arg.kind}.{arg.value}")
+        return self.render(arg, sentence=False)
+
+    def number(self, value: int) -> str:
+        # Small counts, seats and tricks are written alike in both languages.
+        return str(value) if 0 <= value < 1000 else format_decimal(value, locale=self.locale)
+
+    def card_name(self, card: Card) -> str:
+        if self._cards is None:
+            self._cards = tuple(self._name(c) for c in range(len(CARD_CODES)))
+        return self._cards[card]
+
+    def _name(self, card: Card) -> str:
+        if card == EXCUSE:
+            return self.template("card.excuse")
+        if card == PETIT:
+            return self.template("card.petit")
+        if card >= FIRST_TRUMP:
+            return self.template("card.trump").format(number=RANK_OF[card])
+        rank = RANK_OF[card]
+        suit = SUIT_OF[card]
+        assert suit is not None and suit is not Suit.TRUMPS
+        rank_words = self.template(f"rank.{rank}") if rank == 1 or rank > 10 else self.template("rank.number")
+        return self.template("card.plain").format(
+            rank=rank_words.format(number=rank), suit=self.template(f"term.suit.{suit.name.lower()}")
+        )
+
+    def _plural_n(self, count: int | Points) -> int:
+        if isinstance(count, int):
+            return count
+        # gettext chooses forms by an integer; for half points the language's own (CLDR) rule
+        # says whether 1.5 is singular (French) or plural (English).
+        return 1 if self.locale.plural_form(count.half / 2) == "one" else 2
+
+
+@lru_cache(maxsize=8)
+def catalog(language: str, domain: str = "messages") -> Catalog:
+    """The catalog of ``language`` (one of :data:`LANGUAGES`) for ``domain``, loaded once."""
+    if language not in LANGUAGES:
+        raise CatalogError(f"The service does not speak {language!r}.")
+    return Catalog(language, domain)
+
+
+@lru_cache(maxsize=8192)
+def render(message: Message, language: str) -> str:
+    """``message`` as a sentence in ``language``. Cached: legal-card reasons and score lines
+    repeat from one answer to the next."""
+    return catalog(language).render(message)
+
+
+@lru_cache(maxsize=512)
+def _points(half: int, language: str) -> str:
+    return format_decimal(half / 2, locale=language)
+
+
+@lru_cache(maxsize=4096)
+def _signed(value: int, language: str) -> str:
+    return format_decimal(value, format=_SIGNED, locale=language)
+
+
+@lru_cache(maxsize=256)
+def negotiate(accept_language: str | None) -> str:
+    """The language to answer in, from an ``Accept-Language`` header (RFC 9110, section 12.5.4):
+    the supported language the client prefers (``fr-FR`` asks for ``fr``), else English."""
+    if not accept_language:
+        return DEFAULT_LANGUAGE
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    best = parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+    return best if best in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def system_language() -> str:
+    """The language of the user's locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``),
+    for the command line; English when it is neither French nor English."""
+    # In this order, and not Babel's default for LC_MESSAGES, which looks at LC_CTYPE before
+    # LANG: Python sets LC_CTYPE to C.UTF-8 itself when LANG names a locale the system lacks.
+    found = default_locale(("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"))
+    language = found.split("_")[0] if found else DEFAULT_LANGUAGE
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE

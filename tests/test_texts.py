@@ -1,0 +1,370 @@
+"""Texts for people in French and English (rules.md §13: the verdicts, said in the reader's language).
+
+The catalogs are complete and agree with the code; every verdict code, legal-card reason, redeal
+reason, score line and problem is said in both languages with the same codes; the language is
+negotiated from ``Accept-Language`` and said in ``Content-Language``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+from service import texts
+from service.api.wire.errorcodes import FieldErrorCode
+from service.api.wire.problems import PROBLEM_STATUSES
+from service.rules.verdicts import (
+    CardCodes,
+    CardName,
+    LegalReason,
+    Message,
+    Points,
+    RedealReason,
+    Signed,
+    SignedList,
+    Term,
+    ViolationCode,
+)
+from tests.badinputs import corpus
+
+ROOT = Path(__file__).parent.parent
+LOCALES = ROOT / "service" / "texts" / "locales"
+KIT = ROOT / "conformance" / "v1" / "cases"
+NBSP = "\u00a0"
+
+
+def read(language: str, domain: str = "messages") -> Catalog:
+    with (LOCALES / language / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+        return read_po(f, locale=language, domain=domain)
+
+
+def entries(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """Key → its texts (one, or one per plural form)."""
+    out = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        out[key] = message.string if isinstance(message.string, tuple) else (message.string,)
+    return out
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+EN, FR = entries(read("en")), entries(read("fr"))
+
+# Keys made from a code or a value at run time, not written whole in the code.
+DYNAMIC = re.compile(
+    r"(term|rank|card|problem\.title)\.|error\.(required|null|invalid|malformed_http)$|"
+    r"error\.(uri_too_long|headers_too_large|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
+)
+KEY_LITERAL = re.compile(
+    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim)\.[a-z0-9_.]+)[\"']"
+)
+
+
+def keys_in_code() -> set[str]:
+    found = set()
+    for path in (ROOT / "service").rglob("*.py"):
+        if "cli" in path.relative_to(ROOT / "service").parts:
+            continue
+        found |= set(KEY_LITERAL.findall(path.read_text(encoding="utf-8")))
+    return found
+
+
+# ---- the catalogs ---------------------------------------------------------------------------
+
+
+def test_13_both_languages_have_the_same_keys() -> None:
+    assert set(EN) == set(FR), sorted(set(EN) ^ set(FR))
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_13_every_key_has_its_texts_with_the_same_specifics(key: str) -> None:
+    en, fr = EN[key], FR[key]
+    assert all(en) and all(fr), f"{key}: an empty text"
+    assert len(en) == len(fr), f"{key}: plural in one language only"
+    names = placeholders(en[0])
+    for text in (*en, *fr):
+        assert placeholders(text) == names, f"{key}: {text!r} does not say {sorted(names)}"
+
+
+def test_13_every_key_the_code_uses_is_in_the_catalogs() -> None:
+    # A new message without its texts fails here (and in French, above).
+    assert not keys_in_code() - set(EN), sorted(keys_in_code() - set(EN))
+
+
+def test_13_every_key_of_the_catalogs_is_used() -> None:
+    unused = {key for key in EN if key not in keys_in_code() and not DYNAMIC.match(key)}
+    assert not unused, sorted(unused)
+
+
+@pytest.mark.parametrize(
+    ("family", "codes"),
+    [
+        ("violation", [c.value for c in ViolationCode]),
+        ("legal", [c.value for c in LegalReason]),
+        ("redeal", [c.value for c in RedealReason]),
+        ("error", [c.value for c in FieldErrorCode if c.value not in ("type", "range", "length", "enum")]),
+        ("error.type", [""]),
+        ("error.range", [""]),
+        ("error.length", [""]),
+        ("error.enum", [""]),
+        ("problem.title", [str(status) for status in PROBLEM_STATUSES]),
+    ],
+)
+def test_13_every_code_has_its_texts(family: str, codes: list[str]) -> None:
+    for code in codes:
+        prefix = f"{family}.{code}" if code else family
+        assert any(key == prefix or key.startswith(prefix + ".") for key in EN), f"no text for {prefix}"
+
+
+def test_13_every_text_renders_in_both_languages() -> None:
+    # Any value of the right kind for each name: a sentence that formats, with nothing left over.
+    samples: dict[str, Any] = {
+        "card": CardName(70),
+        "called": CardName(13),
+        "top": CardName(70),
+        "legal": CardCodes(0b111 << 60),
+        "suit": Term("suit", "hearts"),
+        "contract": Term("contract", "garde_sans"),
+        "bid": Term("contract", "garde"),
+        "best": Term("contract", "garde_sans"),
+        "side": Term("side", "attack"),
+        "winner": Term("side", "defence"),
+        "size": Term("poignee", "double"),
+        "points": Points(81),
+        "need": Points(82),
+        "low": Points(8),
+        "high": Points(174),
+        "correct": 3,
+        "claimed": 2,
+        "value": Signed(-420),
+        "per_defender": Signed(116),
+        "marks": SignedList((348, -116, -116, -116)),
+        "oudlers": Message("unit.oudlers", (), 2),
+    }
+    for language in texts.LANGUAGES:
+        catalog = texts.catalog(language)
+        for key, forms in EN.items():
+            if key.startswith(("term.", "rank.", "card.")):
+                continue
+            args = tuple((name, samples.get(name, 7)) for name in sorted(placeholders(forms[0])) if name != "count")
+            for count in (1, 5) if len(forms) > 1 else (None,):
+                text = catalog.render(Message(key, args, count))
+                assert text and "{" not in text and text[0] == text[0].upper(), (key, text)
+
+
+def test_13_french_writes_numbers_and_punctuation_as_french_players_do() -> None:
+    fr = texts.catalog("fr")
+    assert fr.value(Points(81)) == "40,5"
+    assert fr.value(Signed(1746)) == "+1\u202f746"
+    assert (
+        fr.card_name(70) == "le 15 d'atout" and fr.card_name(77) == "l'Excuse" and fr.card_name(13) == "le roi de pique"
+    )
+    assert (
+        fr.card_name(0) == "l'as de pique" and fr.card_name(26) == "la dame de cœur" and fr.card_name(56) == "le Petit"
+    )
+    for key, forms in FR.items():
+        for text in forms:
+            assert not re.search(r"[^\u00a0\u202f][:;?!](\s|$)", text), f"{key}: {text!r} (a space before : ; ? !)"
+
+
+def test_13_compiled_catalogs_are_those_of_the_po_files() -> None:
+    # The install compiles the .po files; a .po edited since must be compiled again (make does).
+    for po in LOCALES.glob("*/LC_MESSAGES/*.po"):
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parent.parent.name, domain=po.stem)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        assert po.with_suffix(".mo").read_bytes() == compiled.getvalue(), (
+            f"{po.name} ({po.parent.parent.name}) is stale"
+        )
+
+
+# ---- negotiation ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        ("fr-FR,fr;q=0.9", "fr"),
+        ("fr", "fr"),
+        ("FR-ca", "fr"),
+        ("en", "en"),
+        ("en-GB,en;q=0.9,fr;q=0.8", "en"),
+        ("de", "en"),
+        ("de-DE, fr;q=0.5", "fr"),
+        ("fr;q=0, en;q=0.1", "en"),
+        ("*", "en"),
+        (None, "en"),
+        ("", "en"),
+        (";;;q=x, , é", "en"),
+    ],
+)
+def test_13_accept_language_chooses_the_answer_language(client: FlaskClient, header: str | None, language: str) -> None:
+    headers = {} if header is None else {"Accept-Language": header}
+    r = client.post(
+        "/v1/tricks/legal-cards", json={"players": 4, "hand": ["KS", "3H"], "trick": ["7H"]}, headers=headers
+    )
+    assert r.status_code == 200
+    assert r.headers["Content-Language"] == language
+    assert "Accept-Language" in r.headers["Vary"]
+    assert r.get_json()["reason"] == "follow"
+    expected = "Il faut fournir à cœur" if language == "fr" else "Follow hearts"
+    assert r.get_json()["message"].startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/v1/tricks/legal-cards", {"players": 9}),
+        ("POST", "/v1/nowhere", {}),
+        ("GET", "/v1/tricks/winner", None),
+        ("POST", "/v1/deals/evaluate-batch", {"deals": [{"players": 4}]}),
+    ],
+)
+def test_13_problems_and_batches_say_their_language(
+    client: FlaskClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    r = client.open(path, method=method, json=body, headers={"Accept-Language": "fr"})
+    assert r.headers["Content-Language"] == "fr"
+    assert "Accept-Language" in r.headers["Vary"]
+
+
+def test_13_the_contract_and_probes_are_in_english_whatever_is_asked(client: FlaskClient) -> None:
+    for path in ("/openapi.yaml", "/livez", "/readyz"):
+        r = client.get(path, headers={"Accept-Language": "fr"})
+        assert r.headers["Content-Language"] == "en", path
+
+
+# ---- every verdict in both languages, with the same codes ------------------------------------
+
+
+def kit_cases(operation: str) -> Iterator[dict[str, Any]]:
+    for path in sorted((KIT / operation).glob("*.json")):
+        yield from json.loads(path.read_text(encoding="utf-8"))["cases"]
+
+
+def both(client: FlaskClient, path: str, body: Any) -> tuple[Any, Any]:
+    """The answers in English and French, after checking each says its language."""
+    answers = []
+    for language in ("en", "fr"):
+        r = client.post(path, json=body, headers={"Accept-Language": language})
+        assert r.headers["Content-Language"] == language
+        answers.append(r.get_json())
+    return answers[0], answers[1]
+
+
+def without_texts(answer: Any, names: frozenset[str]) -> Any:
+    if isinstance(answer, dict):
+        return {k: None if k in names else without_texts(v, names) for k, v in answer.items()}
+    if isinstance(answer, list):
+        return [without_texts(v, names) for v in answer]
+    return answer
+
+
+TEXTS = frozenset({"message", "explanation", "redeal_message", "title", "detail"})
+
+
+def texts_of(answer: Any) -> Iterator[str]:
+    if isinstance(answer, dict):
+        for key, value in answer.items():
+            if key in TEXTS and value is not None:
+                yield from value if isinstance(value, list) else [value]
+            else:
+                yield from texts_of(value)
+    elif isinstance(answer, list):
+        for value in answer:
+            yield from texts_of(value)
+
+
+def assert_translated(en: Any, fr: Any) -> None:
+    """Same answer but for its texts, each of which is French (differs from its English one)."""
+    assert without_texts(en, TEXTS) == without_texts(fr, TEXTS)
+    pairs = list(zip(texts_of(en), texts_of(fr), strict=True))
+    for english, french in pairs:
+        assert english != french, english
+
+
+def test_13_every_violation_code_in_both_languages(client: FlaskClient) -> None:
+    seen: dict[str, str] = {}
+    for case in kit_cases("evaluate"):
+        en, fr = both(client, case["operation"], case["request"])
+        assert_translated(en, fr)
+        for violation in fr["violations"]:
+            seen.setdefault(violation["code"], violation["message"])
+    assert set(seen) == {c.value for c in ViolationCode}, sorted({c.value for c in ViolationCode} - set(seen))
+    assert seen["must_overtrump"].startswith("Le joueur ") and "devait surcouper" in seen["must_overtrump"]
+
+
+def test_13_every_legal_reason_in_both_languages(client: FlaskClient) -> None:
+    seen = set()
+    for case in kit_cases("legal-cards"):
+        en, fr = both(client, case["operation"], case["request"])
+        assert_translated(en, fr)
+        seen.add(fr["reason"])
+    assert seen == {r.value for r in LegalReason}
+
+
+def test_13_every_redeal_reason_in_both_languages(client: FlaskClient) -> None:
+    seen = set()
+    for case in kit_cases("evaluate"):
+        if case["expect"].get("/status") != "redeal":
+            continue
+        en, fr = both(client, case["operation"], case["request"])
+        assert en["redeal_message"] and fr["redeal_message"] and en["redeal_message"] != fr["redeal_message"]
+        seen.add(fr["redeal_reason"])
+    assert seen == {r.value for r in RedealReason}
+
+
+def test_13_every_score_explanation_in_both_languages(client: FlaskClient) -> None:
+    keys = set()
+    for case in kit_cases("score"):
+        en, fr = both(client, case["operation"], case["request"])
+        if "explanation" not in en:
+            continue  # a refused summary: its problem is checked below
+        assert_translated(en, fr)
+        keys |= {line.split(NBSP)[0] for line in fr["explanation"]}
+    assert {"Contrat", "Par défenseur"} <= keys
+    assert any(k.startswith("Petit au bout") for k in keys) and any(k.startswith("Poignée") for k in keys)
+    assert any(k.startswith("Chelem") for k in keys)
+
+
+@pytest.mark.parametrize("case", [c for c in corpus() if c.status == 422], ids=lambda c: c.id)
+def test_13_every_422_problem_in_both_languages(client: FlaskClient, case: Any) -> None:
+    answers = []
+    for language in ("en", "fr"):
+        headers = {"Accept-Language": language}
+        if case.content_type is not None:
+            headers["Content-Type"] = case.content_type
+        r = client.open(case.path, method=case.method, data=case.body, headers=headers)
+        assert r.status_code == 422 and r.headers["Content-Language"] == language
+        answers.append(r.get_json())
+    en, fr = answers
+    assert fr["title"] == "Contenu impossible à traiter"
+    assert_translated({k: v for k, v in en.items() if k != "title"}, {k: v for k, v in fr.items() if k != "title"})
+
+
+def test_13_claims_mismatches_in_both_languages(client: FlaskClient) -> None:
+    [case] = [c for c in kit_cases("evaluate") if c["id"].startswith("evaluate/golden/")][:1]
+    claims = {"valid": False, "trick_winners": [4], "points": 0.5, "oudlers": 3, "scores": [1, 2, 3], "partner": 1}
+    body = dict(case["request"], claims=claims)
+    en, fr = both(client, "/v1/deals/evaluate", body)
+    assert_translated(en, fr)
+    mismatches = fr["claims"]["mismatches"]
+    assert len(mismatches) >= 5
+    assert mismatches[0]["message"] == "La donne est valide."
