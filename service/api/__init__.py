@@ -99,11 +99,10 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)
-    language.register(app)
     registry = telemetry.init_app(app)
     # The WSGI layers around Flask, outermost first: the request metrics time and count every
     # answer (errors and unrouted paths included), then each request gets its id, which is on
-    # its answer and every log line of it.
+    # its answer and every log line of it, and its language.
     app.wsgi_app = telemetry.RequestMetrics(  # type: ignore[method-assign]
-        requestid.RequestIds(app.wsgi_app), app.url_map, registry
+        requestid.RequestIds(language.Languages(app.wsgi_app)), app.url_map, registry
     )

@@ -1,1 +1,2 @@
-"""WSGI layers around the application: request metrics and request ids (assembled in ``service.api.init_app``)."""
+"""WSGI layers around the application: request metrics, request ids and the answer's language
+(assembled in ``service.api.init_app``)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from flask_smorest import Blueprint
@@ -183,6 +184,12 @@ class ScoreResponse(StrictSchema):
     )
 
 
+@lru_cache(maxsize=4096)
+def _explanation(result: Score, language: str) -> tuple[str, ...]:
+    # Scores repeat (a contract, its points and bonuses, at a table): each is said once per language.
+    return tuple(render(line, language) for line in result.explanation)
+
+
 def dump_score(result: Score, language: str) -> dict[str, Any]:
     return {
         "won": result.won,
@@ -195,7 +202,7 @@ def dump_score(result: Score, language: str) -> dict[str, Any]:
         "chelem": result.chelem,
         "per_defender": result.per_defender,
         "scores": list(result.scores),
-        "explanation": [render(line, language) for line in result.explanation],
+        "explanation": list(_explanation(result, language)),
     }
 
 
