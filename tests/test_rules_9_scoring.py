@@ -257,7 +257,7 @@ def test_9_explanation_states_every_term() -> None:
     lines = score(summary).explanation
     assert [render(line, "en") for line in lines] == [
         "Prise: 36 points with 2 oudlers, 41 needed: lost by 5 points.",
-        "Contract: −(25 + 5) × 1 = -30.",
+        "Contract: -(25 + 5) × 1 = -30.",
         "Petit au bout to the attack: 10 × 1 = +10.",
         "Poignée double shown by the defence: 30 points to the side that wins the deal (the defence).",
         "Chelem announced and made: +400.",
@@ -266,11 +266,11 @@ def test_9_explanation_states_every_term() -> None:
     nbsp = "\u00a0"
     assert [render(line, "fr") for line in lines] == [
         f"Prise{nbsp}: 36 points avec 2 bouts, 41 nécessaires{nbsp}: chutée de 5 points.",
-        f"Contrat{nbsp}: −(25 + 5) × 1 = -30.",
+        f"Contrat{nbsp}: -(25 + 5) × 1 = -30.",
         f"Petit au bout pour l'attaque{nbsp}: 10 × 1 = +10.",
         f"Poignée double montrée par la défense{nbsp}: 30 points au camp qui gagne la donne (la défense).",
         f"Chelem annoncé et réalisé{nbsp}: +400.",
-        f"Par défenseur{nbsp}: +350{nbsp}; marque de chaque joueur{nbsp}: -350, +700, -350, +350, -350.",
+        f"Par défenseur{nbsp}: +350{nbsp}; marques par joueur{nbsp}: -350, +700, -350, +350, -350.",
     ]
 
 

@@ -198,7 +198,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
                 "scores": [480, 480, -1440, 480],
                 "explanation": [
                     "Garde contre: 6.5 points with 1 oudler, 51 needed: lost by 45 points.",
-                    "Contract: −(25 + 45) × 6 = -420.",
+                    "Contract: -(25 + 45) × 6 = -420.",
                     "Petit au bout to the defence: 10 × 6 = -60.",
                     "Per defender: -480; marks by seat: +480, +480, -1,440, +480.",
                 ],
@@ -369,7 +369,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
                             "scores": [480, 480, -1440, 480],
                             "explanation": [
                                 "Garde contre: 6.5 points with 1 oudler, 51 needed: lost by 45 points.",
-                                "Contract: −(25 + 45) × 6 = -420.",
+                                "Contract: -(25 + 45) × 6 = -420.",
                                 "Petit au bout to the defence: 10 × 6 = -60.",
                                 "Per defender: -480; marks by seat: +480, +480, -1,440, +480.",
                             ],
