@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,3 +56,20 @@ def app() -> Flask:
 def client(app: Flask) -> Iterator[FlaskClient]:
     with app.test_client() as c:
         yield c
+
+
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG")
+
+
+@pytest.fixture
+def locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Sets the user's locale (LANG alone), which the command line speaks: English (C.UTF-8)
+    unless a test says otherwise, whatever the locale the tests run in."""
+
+    def set_locale(lang: str) -> None:
+        for name in LOCALE_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("LANG", lang)
+
+    set_locale("C.UTF-8")
+    return set_locale

@@ -45,12 +45,8 @@ def command(*words: str | Path) -> str:
 FLASK_ADAPTER = command(ADAPTER)
 
 
-@pytest.fixture(autouse=True)
-def english(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command speaks the user's locale: English here, whatever the locale the tests run in."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
+# The command speaks the user's locale: English here (conftest.locale).
+pytestmark = pytest.mark.usefixtures("locale")
 
 
 # The fake implementation: the app in process, made wrong as its argument says.

@@ -12,11 +12,8 @@ import ast
 import copy
 import multiprocessing
 import string
-import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +22,13 @@ from babel.messages.pofile import read_po
 
 import service.cli
 import service.texts
-from service.api.pipeline.jsonio import dumps
-from service.api.pipeline.records import Tally, line_item, record_item
+from service.api.pipeline.records import record_item
 from service.cli import local, main
 from service.cli.words import ARGPARSE_TEXTS, argparse_placeholders
 
 from .serving import Gunicorn
 from .test_cli_conformance import FLASK_ADAPTER, kit_files, write_kit
-from .test_cli_replay import falsified, golden_records, has_batch_operation, summary, write_ndjson
+from .test_cli_replay import falsified, golden_records, stub, summary, write_ndjson
 
 NBSP = "\u00a0"
 CLI = Path(service.cli.__file__).parent
@@ -40,20 +36,9 @@ LOCALES = Path(service.texts.__file__).parent / "locales"
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 SAME_IN_BOTH = {"argparse.options", "conformance.report.total", "remote.wrong_type"}
 """Keys whose French text is the English one."""
-LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG")
 
 
-@pytest.fixture(autouse=True)
-def locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """Sets the user's locale (LANG alone), English unless a test says otherwise."""
-
-    def set_locale(lang: str) -> None:
-        for name in LOCALE_VARIABLES:
-            monkeypatch.delenv(name, raising=False)
-        monkeypatch.setenv("LANG", lang)
-
-    set_locale("C.UTF-8")
-    return set_locale
+pytestmark = pytest.mark.usefixtures("locale")
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
@@ -325,66 +310,11 @@ def test_the_exit_status_does_not_depend_on_the_language(
 # -- a running service ----------------------------------------------------------------------------------------
 
 
-class Recorder(ThreadingHTTPServer):
-    """A service that notes each request's Accept-Language; batches it evaluates in that language,
-    every other operation it refuses with a problem."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), RecorderHandler)
-        self.languages: list[str | None] = []
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class RecorderHandler(BaseHTTPRequestHandler):
-    server: Recorder
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        language = self.headers["Accept-Language"]
-        self.server.languages.append(language)
-        if self.path != "/v1/deals/evaluate-batch":
-            problem = {"title": "Unprocessable", "status": 422, "detail": f"Detail in {language}.", "errors": []}
-            self.send_response(422)
-            self.send_header("Content-Type", "application/problem+json")
-            self.send_header("Content-Length", str(len(dumps(problem))))
-            self.end_headers()
-            self.wfile.write(dumps(problem))
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.end_headers()
-        tally = Tally()
-        for index, line in enumerate(body.split(b"\n")[:-1]):
-            item = line_item(index, line, language=language or "en")
-            tally.count(item)
-            self.wfile.write(dumps(item) + b"\n")
-        counts = {name: getattr(tally, name) for name in ("deals", "valid", "faulty", "malformed")}
-        self.wfile.write(dumps({"summary": {**counts, "complete": True, "unevaluated_from": None}}) + b"\n")
-
-
-@contextmanager
-def recorder() -> Iterator[Recorder]:
-    server = Recorder()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def test_a_service_is_asked_for_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, _ = faulty_records()
     games = write_ndjson(tmp_path / "games.ndjson", records)
     _, local_out, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
-    with recorder() as server:
+    with stub([]) as server:
         status, out, _ = run(capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "10")
         assert status == 1
         assert server.languages == ["fr"] * 5
@@ -404,8 +334,6 @@ def test_a_running_service_answers_in_the_language(tmp_path: Path, capsys: pytes
     status, in_process, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
     assert status == 1
     with Gunicorn() as server:
-        if not has_batch_operation(server.base):
-            pytest.skip("the service has no POST /v1/deals/evaluate-batch yet (404)")
         status, out, err = run(capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "7")
     assert status == 1, err
     assert without_rate(out) == without_rate(in_process)

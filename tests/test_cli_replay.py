@@ -37,12 +37,8 @@ from .serving import Gunicorn, free_port
 SCRIPT = Path(sys.executable).parent / "tarot-rules"
 
 
-@pytest.fixture(autouse=True)
-def english(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command speaks the user's locale: English here, whatever the locale the tests run in."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
+# The command speaks the user's locale: English here (conftest.locale).
+pytestmark = pytest.mark.usefixtures("locale")
 
 
 def golden_records() -> list[dict[str, Any]]:
@@ -398,12 +394,15 @@ def summary_line(tally: Tally, unevaluated_from: int | None) -> bytes:
 
 
 class Stub(ThreadingHTTPServer):
-    """A batch operation that misbehaves as told, one request after another; then answers in full."""
+    """A batch operation that misbehaves as told, one request after another; then answers in full,
+    in the language asked for. Every other operation it refuses with a problem. It notes each
+    request's Accept-Language."""
 
     def __init__(self, script: list[str]) -> None:
         super().__init__(("127.0.0.1", 0), StubHandler)
         self.script = script
         self.received: list[int] = []
+        self.languages: list[str | None] = []
 
     @property
     def base(self) -> str:
@@ -417,15 +416,17 @@ class StubHandler(BaseHTTPRequestHandler):
         pass
 
     def do_POST(self) -> None:
-        lines = self.rfile.read(int(self.headers["Content-Length"])).split(b"\n")[:-1]
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        language = self.headers["Accept-Language"]
+        self.server.languages.append(language)
+        if self.path != "/v1/deals/evaluate-batch":
+            self.refuse(422, f"Detail in {language}.")
+            return
+        lines = body.split(b"\n")[:-1]
         self.server.received.append(len(lines))
         act, _, arg = (self.server.script.pop(0) if self.server.script else "answer").partition(" ")
         if act in ("503", "422"):
-            problem = {"title": "Nope", "status": int(act), "detail": "Not now.", "errors": []}
-            self.send_response(int(act))
-            self.send_header("Content-Type", "application/problem+json")
-            self.end_headers()
-            self.wfile.write(dumps(problem))
+            self.refuse(int(act), "Not now.")
             return
         self.send_response(200)
         self.send_header("Content-Type", "application/x-ndjson")
@@ -438,10 +439,18 @@ class StubHandler(BaseHTTPRequestHandler):
                 return
             if act == "cut" and index == int(arg):
                 return  # the connection closes with no summary
-            item = line_item(index, line)
+            item = line_item(index, line, language=language or "en")
             tally.count(item)
             self.wfile.write(dumps(item) + b"\n")
         self.wfile.write(summary_line(tally, None))
+
+    def refuse(self, status: int, detail: str) -> None:
+        problem = dumps({"title": "Nope", "status": status, "detail": detail, "errors": []})
+        self.send_response(status)
+        self.send_header("Content-Type", "application/problem+json")
+        self.send_header("Content-Length", str(len(problem)))
+        self.end_headers()
+        self.wfile.write(problem)
 
 
 @contextmanager

@@ -368,3 +368,17 @@ def test_13_claims_mismatches_in_both_languages(client: FlaskClient) -> None:
     mismatches = fr["claims"]["mismatches"]
     assert len(mismatches) >= 5
     assert mismatches[0]["message"] == "La donne est valide."
+
+
+def test_13_the_servers_own_answers_say_they_are_in_english() -> None:
+    # A request the server cannot parse is answered before its headers are known: English, said so.
+    from gunicorn.http import errors
+
+    from service.worker import HEADER_TIMEOUT_ANSWER, parse_problem
+
+    for raw in (HEADER_TIMEOUT_ANSWER, parse_problem(errors.LimitRequestLine(9000, 4094))):
+        head, _, body = raw.partition(b"\r\n\r\n")
+        assert b"\r\nContent-Language: en\r\n" in head
+        problem = json.loads(body)
+        assert problem["title"] in ("Request Timeout", "URI Too Long")
+        assert problem["errors"][0]["message"] == problem["detail"] and problem["detail"].endswith((".", ")"))
