@@ -36,7 +36,7 @@ from service.rules.verdicts import (
     Term,
     ViolationCode,
 )
-from tests.badinputs import corpus
+from tests.badinputs import BadRequest, batch_requests, corpus
 
 ROOT = Path(__file__).parent.parent
 LOCALES = ROOT / "service" / "texts" / "locales"
@@ -344,19 +344,33 @@ def test_13_every_score_explanation_in_both_languages(client: FlaskClient) -> No
     assert any(k.startswith("Chelem") for k in keys)
 
 
-@pytest.mark.parametrize("case", [c for c in corpus() if c.status == 422], ids=lambda c: c.id)
-def test_13_every_422_problem_in_both_languages(client: FlaskClient, case: Any) -> None:
-    answers = []
-    for language in ("en", "fr"):
-        headers = {"Accept-Language": language}
-        if case.content_type is not None:
-            headers["Content-Type"] = case.content_type
+def answer_to(client: FlaskClient, case: BadRequest, language: str) -> Any:
+    """The answer to a bad request of the corpus in ``language``: its JSON, or its NDJSON lines."""
+    headers = {"Accept-Language": language}
+    if case.content_type is not None:
+        headers["Content-Type"] = case.content_type
+    if case.chunked:
+        r = client.open(
+            case.path,
+            method=case.method,
+            input_stream=io.BytesIO(case.body),
+            headers=headers,
+            environ_overrides={"wsgi.input_terminated": True},
+        )
+    else:
         r = client.open(case.path, method=case.method, data=case.body, headers=headers)
-        assert r.status_code == 422 and r.headers["Content-Language"] == language
-        answers.append(r.get_json())
-    en, fr = answers
-    assert fr["title"] == "Contenu impossible à traiter"
-    assert_translated({k: v for k, v in en.items() if k != "title"}, {k: v for k, v in fr.items() if k != "title"})
+    assert r.status_code == case.status and r.headers["Content-Language"] == language
+    if r.mimetype == "application/x-ndjson":
+        return [json.loads(line) for line in r.data.splitlines()]
+    return r.get_json()
+
+
+@pytest.mark.parametrize("case", corpus() + batch_requests(), ids=lambda c: c.id)
+def test_13_every_problem_in_both_languages(client: FlaskClient, case: BadRequest) -> None:
+    en, fr = answer_to(client, case, "en"), answer_to(client, case, "fr")
+    assert_translated(en, fr)
+    if case.status == 422:
+        assert fr["title"] == "Contenu impossible à traiter"
 
 
 def test_13_claims_mismatches_in_both_languages(client: FlaskClient) -> None:
