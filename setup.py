@@ -13,7 +13,11 @@ LOCALES = Path("service", "texts", "locales")
 
 def compile_catalogs(source: Path, target: Path) -> None:
     """Write the .mo of every .po under ``source`` at the same place under ``target``."""
-    for po in sorted(source.glob("*/LC_MESSAGES/*.po")):
+    catalogs = sorted(source.glob("*/LC_MESSAGES/*.po"))
+    if not catalogs:
+        # A package without its catalogs could not say a word: better no package at all.
+        raise FileNotFoundError(f"No message catalog (.po) under {source}: the source tree is incomplete.")
+    for po in catalogs:
         mo = target / po.relative_to(source).with_suffix(".mo")
         mo.parent.mkdir(parents=True, exist_ok=True)
         with po.open("rb") as f:

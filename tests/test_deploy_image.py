@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 import subprocess
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -77,26 +78,44 @@ def test_image_entrypoint_and_health_check_serve(tmp_path: Path) -> None:
     assert down.returncode == 1
 
 
-def test_the_package_is_built_with_its_compiled_catalogs(tmp_path: Path) -> None:
-    # What the image's `pip install .` does, from the tracked files only (no .mo among them):
-    # the wheel carries the compiled catalogs of both languages, and no .po.
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    source = tmp_path / "source"
-    for name in tracked:
-        if name in ("pyproject.toml", "setup.py", "README.md") or name.startswith("service/"):
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            (source / name).write_bytes((ROOT / name).read_bytes())
-    assert not list(source.rglob("*.mo"))
+def built_wheel(source: Path, into: Path) -> list[str]:
+    """The files of the wheel pip builds from ``source``."""
     python = str(VENV_BIN / "python")
-    wheels = tmp_path / "wheels"
     subprocess.run(
-        [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(source)],
+        [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(into), str(source)],
         check=True,
         capture_output=True,
     )
-    [wheel] = wheels.glob("*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    [wheel] = into.glob("*.whl")
+    return zipfile.ZipFile(wheel).namelist()
+
+
+def assert_compiled_catalogs(names: list[str]) -> None:
     for language in ("en", "fr"):
         for domain in ("messages", "cli"):
             assert f"service/texts/locales/{language}/LC_MESSAGES/{domain}.mo" in names
     assert not [name for name in names if name.endswith(".po")]
+
+
+def test_the_package_is_built_with_its_compiled_catalogs(tmp_path: Path) -> None:
+    # What the image's `pip install .` does, from the tracked files only (no .mo among them),
+    # and what an install from a source distribution does: either wheel carries the compiled
+    # catalogs of both languages, and no .po.
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    source = tmp_path / "source"
+    for name in tracked:
+        if name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md") or name.startswith("service/"):
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    assert not list(source.rglob("*.mo"))
+    assert_compiled_catalogs(built_wheel(source, tmp_path / "wheels"))
+
+    build_sdist = "from setuptools import build_meta; print(build_meta.build_sdist(__import__('sys').argv[1]))"
+    sdists = tmp_path / "sdists"
+    command = [str(VENV_BIN / "python"), "-c", build_sdist, str(sdists)]
+    done = subprocess.run(command, cwd=source, capture_output=True, text=True, check=True)
+    with tarfile.open(sdists / done.stdout.split()[-1]) as sdist:
+        assert [name for name in sdist.getnames() if name.endswith("/fr/LC_MESSAGES/messages.po")]
+        sdist.extractall(tmp_path / "unpacked", filter="data")
+    [unpacked] = (tmp_path / "unpacked").iterdir()
+    assert_compiled_catalogs(built_wheel(unpacked, tmp_path / "wheels-from-sdist"))

@@ -72,7 +72,7 @@ DYNAMIC = re.compile(
     r"error\.(uri_too_long|headers_too_large|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
 )
 KEY_LITERAL = re.compile(
-    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim)\.[a-z0-9_.]+)[\"']"
+    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text)\.[a-z0-9_.]+)[\"']"
 )
 
 
@@ -213,6 +213,16 @@ def test_13_compiled_catalogs_are_those_of_the_po_files() -> None:
         (None, "en"),
         ("", "en"),
         (";;;q=x, , é", "en"),
+        # A regional tag counts for its language, whatever the tags after it (RFC 4647 lookup).
+        ("fr-FR, en;q=0.5", "fr"),
+        ("fr-CA,en;q=0.8", "fr"),
+        ("fr-FR, en-US;q=0.8, en;q=0.5", "fr"),
+        ("en-GB, fr;q=0.9", "en"),
+        ("de;q=0.9, FR-ca;q=0.95, en;q=0.1", "fr"),
+        ("en;q=0.5, fr;q=0.5", "en"),
+        ("en;q=0, *", "fr"),
+        ("fr-FR;q=0, fr", "fr"),
+        ("de, " * 2000 + "fr", "en"),  # only the header's first 256 characters are read
     ],
 )
 def test_13_accept_language_chooses_the_answer_language(client: FlaskClient, header: str | None, language: str) -> None:
@@ -396,3 +406,15 @@ def test_13_the_servers_own_answers_say_they_are_in_english() -> None:
         problem = json.loads(body)
         assert problem["title"] in ("Request Timeout", "URI Too Long")
         assert problem["errors"][0]["message"] == problem["detail"] and problem["detail"].endswith((".", ")"))
+
+
+def test_13_no_english_word_in_a_french_problem(client: FlaskClient) -> None:
+    # The media types a batch takes are listed with the language's "or"; a status with no title
+    # of its own (werkzeug may raise any) is named by its number.
+    r = client.post("/v1/deals/evaluate-batch", data=b"x", content_type="text/plain", headers={"Accept-Language": "fr"})
+    problem = r.get_json()
+    assert r.status_code == 415 and " ou application/x-ndjson" in problem["detail"] and " or " not in problem["detail"]
+    from service.api.wire.problems import problem_title
+
+    assert problem_title(416, "fr") == "Plage non satisfiable"
+    assert problem_title(418, "fr") == "Erreur HTTP 418" and problem_title(418, "en") == "I'm a Teapot"

@@ -28,7 +28,7 @@ from flask import Response, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
-from service.rules.verdicts import msg
+from service.rules.verdicts import Arg, msg
 
 from ...connection import CLOSE_CONNECTION
 from ..wire.answers import ANSWERS
@@ -98,7 +98,8 @@ def read_body(req: flask.Request) -> bytes:
 def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
     """The body as JSON: 415 for another media type, 400 when empty or malformed."""
     if not req.is_json:
-        kinds = " or ".join(accepted)
+        *others, last = accepted
+        kinds: Arg = msg("text.or", first=", ".join(others), last=last) if others else last
         raise ProblemError(
             415,
             "unsupported-media-type",

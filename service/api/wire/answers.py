@@ -382,7 +382,7 @@ ANSWERS: dict[str, dict[str, Any]] = {
                                     "pointer": "/claims/points",
                                     "claimed": 7,
                                     "correct": 6.5,
-                                    "message": "The attack has 6.5 card points, not 7.",
+                                    "message": "The attack's card points: 6.5, not 7.",
                                 }
                             ],
                         },

@@ -104,13 +104,16 @@ class Length(validate.Length):
     """marshmallow's length validator, its messages coded ``length``."""
 
     def _format_error(self, value: Any, message: str) -> str:
+        # A string counts characters, a list items.
+        chars = isinstance(value, str)
         if self.equal is not None:
-            return Coded("length", msg("error.length.equal", self.equal))
+            return Coded("length", msg("error.length.equal.chars" if chars else "error.length.equal", self.equal))
         if self.max is None:
-            return Coded("length", msg("error.length.min", self.min))
+            return Coded("length", msg("error.length.min.chars" if chars else "error.length.min", self.min))
         if self.min is None:
-            return Coded("length", msg("error.length.max", self.max))
-        return Coded("length", msg("error.length.between", self.max, min=self.min))
+            return Coded("length", msg("error.length.max.chars" if chars else "error.length.max", self.max))
+        key = "error.length.between.chars" if chars else "error.length.between"
+        return Coded("length", msg(key, self.max, min=self.min))
 
 
 class Range(validate.Range):

@@ -32,9 +32,10 @@ PROBLEM_BASE = "/problems/"
 log = logging.getLogger(__name__)
 
 
-PROBLEM_STATUSES = (400, 403, 404, 405, 408, 413, 414, 415, 417, 422, 431, 500, 503)
-"""Every status the service answers with a problem: each has its title in the catalogs
-(``problem.title.<status>``)."""
+PROBLEM_STATUSES = (400, 403, 404, 405, 408, 413, 414, 415, 416, 417, 422, 431, 500, 503)
+"""The statuses the service answers with a problem: each has its title in the catalogs
+(``problem.title.<status>``); another one (werkzeug may raise any) gets a title made of its
+number."""
 
 
 class Coded(str):
@@ -130,7 +131,9 @@ def problem_title(status: int, language: str) -> str:
     """The title of a problem of ``status``, in ``language``."""
     if status in PROBLEM_STATUSES:
         return render(Message(f"problem.title.{status}"), language)
-    return HTTPStatus(status).phrase
+    if language == DEFAULT_LANGUAGE:
+        return HTTPStatus(status).phrase
+    return render(msg("problem.title.other", status=status), language)
 
 
 def problem_document(

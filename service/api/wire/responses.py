@@ -72,7 +72,9 @@ LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
     },
     "headers": {
         "ContentLanguage": {
-            "description": "The language of the answer's texts for people: `fr` or `en`.",
+            "description": "The language of the answer's texts for people: `fr` or `en`. Answers whose texts "
+            "follow `Accept-Language` also carry `Vary: Accept-Language`.",
+            "required": True,
             "schema": {"$ref": "#/components/schemas/Language"},
         }
     },
