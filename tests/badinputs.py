@@ -9,6 +9,7 @@ locate the fault with a JSON pointer (``""``: the request as a whole). Replayed 
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
 from tests.conftest import deal_request, golden
@@ -40,6 +43,22 @@ class BadRequest:
     @property
     def id(self) -> str:
         return f"{self.path.rsplit('/', 1)[-1]}:{self.name}"
+
+    def send(self, client: FlaskClient, headers: dict[str, str] | None = None) -> TestResponse:
+        """This request through the Flask test client, with ``headers`` added."""
+        headers = dict(headers or {})
+        if self.content_type is not None:
+            headers["Content-Type"] = self.content_type
+        if self.chunked:
+            # What a server that decodes a chunked body hands the app: a stream of unknown length.
+            return client.open(
+                self.path,
+                method=self.method,
+                input_stream=io.BytesIO(self.body),
+                headers=headers,
+                environ_overrides={"wsgi.input_terminated": True},
+            )
+        return client.open(self.path, method=self.method, data=self.body, headers=headers)
 
 
 # A valid request of every operation, the base every case breaks in one way.

@@ -248,6 +248,7 @@ def test_claims_of_a_deal_in_progress(client: FlaskClient, records: list[dict[st
     deal = next(r for r in records if r["players"] == 4 and r["claims"]["valid"])
     started = {**deal, "plays": deal["plays"][:10]}  # two tricks and two cards
     answer = client.post("/v1/deals/evaluate", json={**started, "claims": {}}).get_json()
+    assert answer["claims"] == {"agree": True, "mismatches": []}  # no claim: nothing to disagree with
     claims = {
         "valid": True,
         "trick_winners": deal["claims"]["trick_winners"][:2],

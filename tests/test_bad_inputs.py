@@ -40,18 +40,7 @@ def check(case: BadRequest, status: int, content_type: str | None, body: bytes) 
 
 @pytest.mark.parametrize("case", CORPUS, ids=lambda c: c.id)
 def test_in_process(client: FlaskClient, case: BadRequest) -> None:
-    headers = {} if case.content_type is None else {"Content-Type": case.content_type}
-    if case.chunked:
-        # What a server that decodes a chunked body hands the app: a stream of unknown length.
-        answer = client.open(
-            case.path,
-            method=case.method,
-            input_stream=io.BytesIO(case.body),
-            headers=headers,
-            environ_overrides={"wsgi.input_terminated": True},
-        )
-    else:
-        answer = client.open(case.path, method=case.method, data=case.body, headers=headers)
+    answer = case.send(client)
     check(case, answer.status_code, answer.mimetype, answer.data)
 
 

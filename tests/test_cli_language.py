@@ -75,14 +75,15 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     games = write_ndjson(tmp_path / "games.ndjson", [*records, "{not json"])
     status, out, err = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
     assert status == 1, err
-    assert summary(out) == {
+    counts = summary(out)
+    assert counts.pop("donnes/s") >= 0  # the rate: any
+    assert counts == {
         "enregistrements": 43,
         "valides": 41,
         "fautives": 1,
         "mal formés": 1,
         "assertions vérifiées": 42,
         "assertions fausses": 7,
-        "donnes/s": summary(out)["donnes/s"],
     }
     assert f"\nÉchecs{NBSP}:\n" in out
     french, english = first_violation(faulty, "fr"), first_violation(faulty, "en")

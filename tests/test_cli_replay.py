@@ -15,8 +15,6 @@ import re
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -132,14 +130,15 @@ def test_golden_deals_with_true_claims_pass(tmp_path: Path, capsys: pytest.Captu
     games = write_ndjson(tmp_path / "games.ndjson", golden_records())
     status, out, err = replay(capsys, str(games), "--jobs", "1")
     assert status == 0, out + err
-    assert summary(out) == {
+    counts = summary(out)
+    assert counts.pop("deals/s") >= 0  # the rate: any
+    assert counts == {
         "records": 42,
         "valid": 42,
         "faulty": 0,
         "malformed": 0,
         "claims checked": 42,
         "claims disagreeing": 0,
-        "deals/s": summary(out)["deals/s"],
     }
     assert "Failures" not in out
     assert err == ""
@@ -344,17 +343,6 @@ def test_the_installed_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def has_batch_operation(base: str) -> bool:
-    req = urllib.request.Request(
-        base + "/v1/deals/evaluate-batch", data=b"", headers={"Content-Type": "application/x-ndjson"}, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=10):
-            return True
-    except urllib.error.HTTPError as exc:
-        return exc.code != 404
-
-
 def test_a_running_service_gives_the_same_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, _ = falsified()
     faulty = records[2]
@@ -364,8 +352,6 @@ def test_a_running_service_gives_the_same_report(tmp_path: Path, capsys: pytest.
     status, in_process, _ = replay(capsys, str(games), "--jobs", "1", "--junit", str(tmp_path / "local.xml"))
     assert status == 1
     with Gunicorn() as server:
-        if not has_batch_operation(server.base):
-            pytest.skip("the service has no POST /v1/deals/evaluate-batch yet (404)")
         # Small batches, so that several are in flight at once and merged back in order.
         status, out, err = replay(
             capsys, str(games), "--url", server.base, "--batch-size", "7", "--junit", str(tmp_path / "remote.xml")

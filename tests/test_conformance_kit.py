@@ -25,6 +25,7 @@ from jsonschema import Draft202012Validator
 
 from service.rules.variants import FFT, Rules
 from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
+from tests.test_rulebook import SECTIONS
 
 ROOT = Path(__file__).parent.parent
 KIT = ROOT / "conformance" / "v1"
@@ -40,12 +41,6 @@ OPERATIONS = {
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
 FLAGS = {f.name: getattr(FFT, f.name) for f in dataclasses.fields(Rules)}
-
-# A section is a heading (## N. / ### N.M) or a numbered rule (- **N.M**), as tests/test_rulebook.py reads them.
-RULEBOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-SECTIONS = set(re.findall(r"^#+ (\d+(?:\.\d+)?)[. ]", RULEBOOK, flags=re.MULTILINE)) | set(
-    re.findall(r"^- \*\*(\d+\.\d+)[ .*]", RULEBOOK, flags=re.MULTILINE)
-)
 
 
 def resolve(doc: Any, pointer: str) -> tuple[bool, Any]:
@@ -116,6 +111,7 @@ def test_the_schema_is_valid_and_strict() -> None:
         bad = copy.deepcopy(good)
         bad["cases"][0]["id"] = "legal-cards/x/001"
         bad["cases"][0]["operation"] = "/v1/tricks/legal-cards"
+        assert validator.is_valid(bad), "the copy is valid before it is spoilt"
         spoil(bad["cases"][0])
         assert not validator.is_valid(bad), name
     for code in ViolationCode:

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from flask import Flask
 
+from service.connection import STREAMED_PATHS
 from tests.conftest import deal_request, golden
 from tests.dealgen import random_deal
 from tests.serving import Gunicorn
@@ -193,3 +195,10 @@ def test_a_client_leaving_mid_answer_is_no_error() -> None:
 def call_ok(base: str) -> bool:
     with urllib.request.urlopen(base + "/readyz", timeout=10) as r:
         return r.status == 200
+
+
+def test_every_batch_route_is_served_as_a_stream(app: Flask) -> None:
+    # The worker serves these paths in greenlets of their own: a batch route missing from the
+    # list would run in the acceptor and hold up every other connection for its whole length.
+    batch_rules = {rule.rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("batch.")}
+    assert batch_rules and batch_rules <= STREAMED_PATHS

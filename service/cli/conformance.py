@@ -30,6 +30,7 @@ from typing import IO, Any, NamedTuple, Protocol
 import orjson
 
 from .errors import PROG, CommandError, reason, warn
+from .junit import xml_text
 from .kit import MISSING, Case, CaseFile, Difference, compare, default_kit, load_kit
 from .urls import ServiceUrl, url_argument
 from .words import labelled, language, number, say
@@ -57,9 +58,6 @@ JUNIT_NAME = "tarot-rules conformance"
 """The JUnit report's name, and its failures' types: the same in every language."""
 JUNIT_MISMATCH = "mismatch"
 JUNIT_NO_ANSWER = "no-answer"
-
-# XML 1.0 has no way to write these, not even escaped; an implementation's error text may hold them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 class NoAnswerError(Exception):
@@ -412,10 +410,6 @@ def print_details(summary: Summary, out: IO[str]) -> None:
         print(say("conformance.unasked", len(summary.unasked), reason=summary.unasked[0].error), file=out)
 
 
-def _xml(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
-
-
 def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.ElementTree[ET.Element]:
     """One ``<testsuite>`` per case file, one ``<testcase>`` per case run or skipped."""
     by_file: dict[str, list[Outcome]] = {f.path: [] for f in files}
@@ -425,13 +419,13 @@ def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.Ele
     root = ET.Element("testsuites", name=JUNIT_NAME)
     for path, ran in by_file.items():
         counts = Counts()
-        suite = ET.SubElement(root, "testsuite", name=_xml(path))
+        suite = ET.SubElement(root, "testsuite", name=xml_text(path))
         for outcome in ran:
             counts.add(outcome)
             total.add(outcome)
-            case = ET.SubElement(suite, "testcase", name=_xml(outcome.case.id), classname=_xml(path))
+            case = ET.SubElement(suite, "testcase", name=xml_text(outcome.case.id), classname=xml_text(path))
             if outcome.status == SKIPPED:
-                ET.SubElement(case, "skipped", message=_xml(outcome.skip_reason))
+                ET.SubElement(case, "skipped", message=xml_text(outcome.skip_reason))
             elif outcome.status == FAILED:
                 if outcome.error:
                     message = first_difference(outcome)
@@ -441,8 +435,8 @@ def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.Ele
                     count = len(outcome.differences)
                     message = first if count == 1 else say("conformance.junit.differences", count, first=first)
                     kind, lines = JUNIT_MISMATCH, [difference_line(d, None) for d in outcome.differences]
-                failure = ET.SubElement(case, "failure", message=_xml(message), type=kind)
-                failure.text = _xml("\n".join([outcome.case.description, *lines]))
+                failure = ET.SubElement(case, "failure", message=xml_text(message), type=kind)
+                failure.text = xml_text("\n".join([outcome.case.description, *lines]))
         _counted(suite, counts)
     _counted(root, total)
     return ET.ElementTree(root)

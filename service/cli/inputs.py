@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any, NamedTuple, cast
 
 from service.api.pipeline.jsonio import BodyError, parse_body
-from service.api.pipeline.records import LINE_READ_BYTES, over_limit, without_line_end
+from service.api.pipeline.records import LINE_READ_BYTES, drop_rest_of_line, over_limit, without_line_end
 
 from .errors import CommandError, reason
 from .words import say, service_text
@@ -34,7 +34,6 @@ test suite, which a report compared from run to run must keep."""
 
 _BLANK = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
-_DRAIN_BYTES = 64 * 1024
 
 
 class LineTooLong:
@@ -150,8 +149,7 @@ def _lines(file_no: int, stream: io.BufferedReader, line_no: int) -> Iterator[Re
         line_no += 1
         if over_limit(line):
             # The service's limit, applied here too so both ways of replaying agree.
-            while line and not line.endswith(b"\n"):
-                line = stream.readline(_DRAIN_BYTES)
+            drop_rest_of_line(stream, line)
             yield Record(file_no, line_no, LineTooLong())
             continue
         line = without_line_end(line)
@@ -219,12 +217,10 @@ def spans(file_no: int, path: str, size: int) -> Iterator[Span | list[Record]]:
                 if over_limit(line):
                     if position > start:
                         yield Span(file_no, path, start, position - start, first)
-                    while line and not line.endswith(b"\n"):
-                        position += len(line)
-                        line = f.readline(_DRAIN_BYTES)
+                    dropped, _ = drop_rest_of_line(f, line)
                     line_no += 1
                     yield [Record(file_no, line_no, LineTooLong())]
-                    start = position = position + len(line)
+                    start = position = position + len(line) + dropped
                     first = line_no
                     continue
                 position += len(line)
@@ -246,6 +242,9 @@ def span_records(span: Span) -> Iterator[Record]:
     yield from _lines(span.file_no, io.BufferedReader(io.BytesIO(data)), span.line_no)
 
 
+_COUNT_BLOCK = 1024 * 1024
+
+
 def count_lines(sources: Sequence[Source]) -> int | None:
     """About how many records there are, for a progress bar; None when that cannot be known
     without reading them (standard input, a JSON array)."""
@@ -255,7 +254,13 @@ def count_lines(sources: Sequence[Source]) -> int | None:
             return None
         try:
             with open(source.path, "rb") as f:
-                total += sum(1 for line in f if line.strip())
+                # Newlines counted by the block, never a whole line in memory (a line may be huge);
+                # blank lines count too: a bar's total need not be exact.
+                ends, last = 0, b"\n"
+                while block := f.read(_COUNT_BLOCK):
+                    ends += block.count(b"\n")
+                    last = block[-1:]
+                total += ends + (last != b"\n")
         except OSError:
             return None
     return total

@@ -30,7 +30,8 @@ REPORT_NAME = "tarot-rules replay"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _xml(text: str) -> str:
+def xml_text(text: str) -> str:
+    """``text`` with what XML cannot hold replaced by U+FFFD."""
     return _NOT_XML.sub("\ufffd", text)
 
 
@@ -63,7 +64,7 @@ class JUnitReport:
             tests, failures, errors = self._counts
             suite = ET.Element(
                 "testsuite",
-                name=_xml(self._names[self._current]),
+                name=xml_text(self._names[self._current]),
                 tests=str(tests),
                 failures=str(failures),
                 errors=str(errors),
@@ -83,18 +84,18 @@ class JUnitReport:
         """One record's test case, named ``name``; records come in input order."""
         while self._current < outcome.file_no:
             self._next_suite()
-        case = ET.Element("testcase", name=_xml(name), classname=_xml(self._names[outcome.file_no]))
+        case = ET.Element("testcase", name=xml_text(name), classname=xml_text(self._names[outcome.file_no]))
         self._counts[0] += 1
         if outcome.verdict == MALFORMED:
             self._counts[2] += 1
-            error = ET.SubElement(case, "error", message=_xml(error_message(outcome)), type=MALFORMED)
-            error.text = _xml(error_details(outcome))
+            error = ET.SubElement(case, "error", message=xml_text(error_message(outcome)), type=MALFORMED)
+            error.text = xml_text(error_details(outcome))
         elif not outcome.passed:
             self._counts[1] += 1
             kinds = [FAULTY] if outcome.verdict == FAULTY else []
             kinds += ["claims"] if outcome.agree is False else []
-            failure = ET.SubElement(case, "failure", message=_xml(failure_message(outcome)), type=" ".join(kinds))
-            failure.text = _xml(failure_details(outcome))
+            failure = ET.SubElement(case, "failure", message=xml_text(failure_message(outcome)), type=" ".join(kinds))
+            failure.text = xml_text(failure_details(outcome))
         self._cases.write(f"    {ET.tostring(case, encoding='unicode')}\n")
 
     def write(self) -> None:

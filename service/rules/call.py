@@ -27,17 +27,21 @@ def called_card_played(record: DealRecord) -> bool:
     return record.called_card is None or record.called_card in record.plays
 
 
+def lowest_callable_rank(hand: CardMask) -> int:
+    """The lowest rank the taker holding ``hand`` may call (§5.1): a king; holding all four, a
+    queen; and so on down to a jack."""
+    rank = KING
+    while rank > JACK and all(hand >> suit_card(s, rank) & 1 for s in SUITS):
+        rank -= 1
+    return rank
+
+
 def check_call(deal: DealContext, dealt: list[CardMask] | None, taker: int) -> None:
     """A king is called; holding all four kings, a queen; and so on down to a jack (§5)."""
     r = deal.record
     if r.players != 5 or r.called_card is None or dealt is None:
         return
-    hand = dealt[taker]
-    lowest_allowed = KING
-    while lowest_allowed > JACK and all(hand >> suit_card(s, lowest_allowed) & 1 for s in SUITS):
-        lowest_allowed -= 1
-    rank = RANK_OF[r.called_card]
-    if rank < lowest_allowed:
+    if RANK_OF[r.called_card] < lowest_callable_rank(dealt[taker]):
         deal.report(
             ViolationCode.BAD_CALL,
             msg("violation.bad_call", card=CardName(r.called_card)),

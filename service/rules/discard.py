@@ -39,6 +39,12 @@ def play_hands(deal: DealContext, dealt: list[CardMask] | None, contract: Contra
     return hands
 
 
+def discardable_plain(available: CardMask) -> CardMask:
+    """The cards of ``available`` (hand and dog) that go to the écart freely (§4.2): neither a
+    king, nor a trump, nor the Excuse; trumps only when these fall short."""
+    return available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT
+
+
 def check_discard(
     deal: DealContext, dealt: list[CardMask] | None, hands: Sequence[CardMask], contract: Contract, taker: int
 ) -> CardMask:
@@ -83,7 +89,7 @@ def check_discard(
         )
     trumps = discard & TRUMPS & ~OUDLERS
     if trumps:
-        plain = count(available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT)
+        plain = count(discardable_plain(available))
         missing = max(0, table.dog_size - plain)
         if count(trumps) > missing:
             for card in iter_cards(trumps):

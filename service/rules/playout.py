@@ -14,13 +14,13 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from .call import lowest_callable_rank
 from .cards import (
     DECK_SIZE,
     EXCUSE,
     EXCUSE_BIT,
     JACK,
     KING,
-    KINGS,
     KNIGHT,
     OUDLERS,
     QUEEN,
@@ -35,7 +35,9 @@ from .cards import (
 )
 from .cards import PLAIN_SUITS as SUITS
 from .dealing import is_petit_sec
+from .discard import discardable_plain
 from .play import legal_cards, opening_ban, trick_winner
+from .poignees import showable_cards
 from .record import DealRecord, PoigneeShown
 from .replay import first_leader
 from .scoring import Contract
@@ -153,9 +155,7 @@ def _auction(rng: random.Random, hands: Sequence[CardMask], dealer: int, table: 
 
 def _call(rng: random.Random, hand: CardMask) -> Card:
     """The called card (§5.1): a king; holding all four, a queen; and so on down to a jack."""
-    rank = KING
-    while rank > JACK and all(hand >> suit_card(suit, rank) & 1 for suit in SUITS):
-        rank -= 1
+    rank = lowest_callable_rank(hand)
     choices = [suit_card(suit, rank) for suit in SUITS]
     own = [card for card in choices if hand >> card & 1]
     others = [card for card in choices if not hand >> card & 1]
@@ -167,7 +167,7 @@ def _call(rng: random.Random, hand: CardMask) -> Card:
 
 def _discard(rng: random.Random, available: CardMask, size: int) -> CardMask:
     """The écart (§4.2): no king, no oudler; trumps only as many as the other cards fall short."""
-    plain = cards_of(available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT)
+    plain = cards_of(discardable_plain(available))
     if len(plain) >= size:
         return mask_of(rng.sample(plain, size))
     # Hand and dog hold at least 11 cards besides the 4 kings and 3 oudlers: enough trumps.
@@ -184,9 +184,7 @@ def _poignees(
     shown: list[PoigneeShown] = []
     for i in range(table.players):
         seat = (leader + i) % table.players
-        trumps = hands[seat] & TRUMPS
-        if seat == taker:
-            trumps |= discard & TRUMPS  # a trump he had to discard is shown again
+        trumps = showable_cards(hands[seat], discard, seat == taker) & TRUMPS
         has_excuse = bool(hands[seat] & EXCUSE_BIT)
         tiers = [size for size in table.poignee_sizes if size <= count(trumps) + has_excuse]
         if not tiers or rng.random() >= POIGNEE_SHOWN:

@@ -18,6 +18,12 @@ class PoigneeResult:
     size: PoigneeSize
 
 
+def showable_cards(hand: CardMask, discard: CardMask, taker: bool) -> CardMask:
+    """What a seat may show in a poignée besides its hand as play starts: a taker who had to
+    discard trumps may show them again (§9.5)."""
+    return hand | discard & TRUMPS if taker else hand
+
+
 def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int]) -> list[PoigneeResult]:
     """Each poignée (§9.5): a tier's exact count of trumps the seat holds; the Excuse only as a last resort."""
     r, table = deal.record, deal.table
@@ -55,11 +61,8 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
             out.append(_result(p.seat, len(p.cards), attack, deal))
             continue
         hand = hands[p.seat]  # as play starts: the taker's after the discard
-        showable = hand
-        if p.seat == taker:
-            # A taker who had to discard trumps may show them again (§9); they are no longer
-            # held, so not showing them does not bar the Excuse.
-            showable |= mask_of(r.discard or ()) & TRUMPS
+        # Discarded trumps are no longer held, so not showing them does not bar the Excuse.
+        showable = showable_cards(hand, mask_of(r.discard or ()), p.seat == taker)
         bad = shown & ~((TRUMPS | EXCUSE_BIT) & showable)
         if bad:
             card = next(iter_cards(bad))

@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 from service.rules.cards import CARD_CODES, EXCUSE, FIRST_TRUMP, PETIT, RANK_OF, SUIT_OF, Card, Suit, iter_cards
-from service.rules.verdicts import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term, msg
+from service.rules.verdicts import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -31,7 +31,6 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "catalog",
-    "msg",
     "negotiate",
     "render",
     "system_language",
@@ -42,7 +41,6 @@ LANGUAGES: Final = ("en", "fr")
 DEFAULT_LANGUAGE: Final = "en"
 """The language of an answer when the client asks for none the service speaks."""
 LOCALES: Final = Path(__file__).parent / "locales"
-DOMAINS: Final = ("messages", "cli")
 
 _SIGNED: Final = "+#,##0;-#,##0"
 
@@ -82,10 +80,6 @@ class Catalog:
             values["count"] = self.value(message.count)
         text = self.template(message.key, message.count).format_map(values)
         return text[:1].upper() + text[1:] if sentence else text
-
-    def say(self, key: str, count: int | Points | None = None, /, **args: Arg) -> str:
-        """Shorthand: the sentence of ``key`` with ``args``."""
-        return self.render(msg(key, count, **args))
 
     def value(self, arg: Arg) -> str:
         """One argument as this language writes it."""

@@ -24,8 +24,9 @@ if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
 LANGUAGE = "tarot.language"
 """WSGI environ key: the request's negotiated language, worked out once."""
 
-# Paths whose answers hold no translated text: the contract, its page, the metrics, the probes.
-_FIXED_PREFIXES = ("/openapi", "/docs", "/metrics", "/livez", "/readyz")
+# The operations, whose answers hold texts for people. Every other path (the contract, its
+# page, the metrics, the probes) answers in English, but for its problems.
+_OPERATIONS = "/v1/"
 _PROBLEM = "application/problem+json"
 
 
@@ -53,10 +54,10 @@ class Languages:
         self._next = app
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        fixed = environ.get("PATH_INFO", "").startswith(_FIXED_PREFIXES)
+        operation = environ.get("PATH_INFO", "").startswith(_OPERATIONS)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            if fixed and not _is_problem(headers):
+            if not operation and not _is_problem(headers):
                 headers.append(("Content-Language", DEFAULT_LANGUAGE))
             else:
                 headers.append(("Content-Language", language_of(environ)))

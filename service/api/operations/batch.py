@@ -42,6 +42,7 @@ from ..pipeline.records import (
     LINE_READ_BYTES,
     Observer,
     Tally,
+    drop_rest_of_line,
     line_item,
     over_limit,
     problem_item,
@@ -213,57 +214,59 @@ def _read_failure(index: int, exc: BaseException, language: str) -> dict[str, An
 
 def _lines(
     stream: IO[bytes],
+    expected: int | None,
     observe: Observer,
     tally: Tally,
     draining: Callable[[], bool],
     environ: dict[str, Any],
     language: str,
 ) -> Iterator[dict[str, Any]]:
-    """Every item of an NDJSON body, read one line at a time; at a stop, the item that says why."""
+    """Every item of an NDJSON body of ``expected`` bytes (None: chunked), read one line at a
+    time; at a stop, the item that says why."""
     pause = environ.get(PAUSE, _no_pause)
-    announced = None if environ.get("HTTP_TRANSFER_ENCODING") else environ.get("CONTENT_LENGTH")
-    expected = int(announced) if announced else None
     received = 0
     index = 0
+    stop: dict[str, Any] | None = None
+
+    def short() -> bool:
+        return expected is not None and received < expected
+
     while True:
         if draining():
-            tally.unevaluated_from = index
-            yield _stop(index, 503, "service-unavailable", "draining", msg("error.draining"), language)
-            environ[CLOSE_CONNECTION] = True
+            stop = _stop(index, 503, "service-unavailable", "draining", msg("error.draining"), language)
             break
         try:
             line = stream.readline(LINE_READ_BYTES)
             received += len(line)
-            full_line = line.endswith(b"\n") or len(line) == LINE_READ_BYTES
-            if expected is not None and received < expected and not full_line:
+            if short() and not (line.endswith(b"\n") or len(line) == LINE_READ_BYTES):
                 raise _CutShortError  # the end came early, within a line or between two
             if not line:
                 break
             if index == BATCH_MAX_LINES:
                 detail = msg("error.too_many_lines", limit=BATCH_MAX_LINES)
-                tally.unevaluated_from = index
-                yield _stop(index, 413, "body-too-large", "too_many_lines", detail, language)
-                environ[CLOSE_CONNECTION] = True
+                stop = _stop(index, 413, "body-too-large", "too_many_lines", detail, language)
                 break
             if over_limit(line):
-                # Past the limit: the rest of the line is read and dropped, never held.
-                while line and not line.endswith(b"\n"):
-                    line = stream.readline(FLUSH_BYTES)
-                    received += len(line)
-                if not line and expected is not None and received < expected:
+                dropped, ended = drop_rest_of_line(stream, line)
+                received += dropped
+                if not ended and short():
                     raise _CutShortError
                 item = too_long_item(index, language=language)
             else:
                 item = line_item(index, without_line_end(line), observe, language=language)
         except Exception as exc:
-            tally.unevaluated_from = index
-            yield _read_failure(index, exc, language)
-            environ[CLOSE_CONNECTION] = True
+            stop = _read_failure(index, exc, language)
             break
         tally.count(item)
         yield item
         index += 1
         pause()  # the worker's other requests run here (see the module's docstring)
+    if stop is not None:
+        # Where the rest of the body would begin is unknown, or it is not wanted: the
+        # connection ends with this answer (the worker reads the flag once it has streamed).
+        tally.unevaluated_from = index
+        environ[CLOSE_CONNECTION] = True
+        yield stop
 
 
 def _ndjson(req: flask.Request) -> Response:
@@ -283,10 +286,13 @@ def _ndjson(req: flask.Request) -> Response:
     tally = Tally()
     language = request_language(req)
 
+    def draining() -> bool:
+        return bool(config.get(DRAINING))
+
     def answer() -> Iterator[bytes]:
         out: list[bytes] = []
         size, flushed = 0, time.monotonic()
-        for item in _lines(stream, counts.observe, tally, lambda: bool(config.get(DRAINING)), environ, language):
+        for item in _lines(stream, req.content_length, counts.observe, tally, draining, environ, language):
             line = dumps(item) + b"\n"
             out.append(line)
             size += len(line)

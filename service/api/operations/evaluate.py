@@ -20,14 +20,13 @@ from ..layers.language import request_language
 from ..pipeline.parsing import operation
 from ..wire import examples
 from ..wire.claims import ClaimsResultSchema, ClaimsSchema, check_claims
-from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error
+from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error, seat_field
 from ..wire.fields import (
     BoundedList,
     CardField,
     CardList,
     EnumField,
     Length,
-    Range,
     StrictBoolean,
     StrictInteger,
     StrictNested,
@@ -55,12 +54,8 @@ def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
     return CardList(validate=Length(max=max_items), metadata={"description": description}, **kwargs)
 
 
-def seat(description: str, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
-
-
 class PoigneeDeclaredSchema(StrictSchema):
-    seat = seat("The seat that showed it.", required=True)
+    seat = seat_field("The seat that showed it.", required=True)
     cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", DECK_SIZE, required=True)
 
 
@@ -78,7 +73,7 @@ def record_id_field() -> StrictString:
 class EvaluateRequest(StrictSchema):
     id = record_id_field()
     players = players_field()
-    dealer = seat("The dealer's seat; the seat after it bids and leads first.", required=True)
+    dealer = seat_field("The dealer's seat; the seat after it bids and leads first.", required=True)
     hands = BoundedList(
         cards("A hand as dealt, before the dog.", DECK_SIZE),
         allow_none=True,
@@ -96,7 +91,7 @@ class EvaluateRequest(StrictSchema):
         load_default=None,
         metadata={"description": "The contract (with `taker`), or give `bids`."},
     )
-    taker = seat("The taker's seat (with `contract`).", allow_none=True, load_default=None)
+    taker = seat_field("The taker's seat (with `contract`).", allow_none=True, load_default=None)
     bids = BoundedList(
         EnumField("Bid"),
         allow_none=True,

@@ -119,8 +119,7 @@ class WinnerRequest(StrictSchema):
     def check(self, data: dict[str, Any]) -> None:
         players = data["players"]
         errors = Errors()
-        if data["leader"] >= players:
-            seat_error(errors, ("leader",), data["leader"], players)
+        seat_error(errors, ("leader",), data["leader"], players)
         if len(data["cards"]) > players:
             errors.add(("cards",), "trick_too_long", msg("error.trick_too_long", players))
         errors.duplicates("cards", data["cards"])

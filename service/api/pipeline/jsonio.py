@@ -16,14 +16,13 @@ from flask import Response
 from flask.json.provider import JSONProvider
 
 from service.rules.verdicts import Message, msg
-from service.texts import DEFAULT_LANGUAGE, render
 
 
 class BodyError(ValueError):
     """The request body is not acceptable JSON; :attr:`message` says why, for people."""
 
     def __init__(self, message: Message) -> None:
-        super().__init__(render(message, DEFAULT_LANGUAGE))
+        super().__init__(message.key)
         self.message = message
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import marshmallow as ma
 
@@ -60,6 +60,16 @@ def over_limit(line: bytes) -> bool:
     """Whether a line read with :data:`LINE_READ_BYTES` is a record over the limit (when it has
     no end of line, its rest is still to be read and dropped)."""
     return len(without_line_end(line)) > LINE_MAX_BYTES
+
+
+def drop_rest_of_line(stream: IO[bytes], line: bytes) -> tuple[int, bool]:
+    """Read and drop the rest of ``line``, a line over the limit, never holding it: the bytes
+    read after ``line``, and whether the line ended (False: the stream ended first)."""
+    read = 0
+    while line and not line.endswith(b"\n"):
+        line = stream.readline(LINE_READ_BYTES)
+        read += len(line)
+    return read, line.endswith(b"\n")
 
 
 def too_long_item(index: int, *, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:

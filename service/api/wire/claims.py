@@ -15,17 +15,14 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.rules.cards import OUDLERS, count
 from service.rules.scoring import TOTAL_HALF
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS
 from service.rules.verdicts import Message, Points, Signed, SignedList, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
-from .common import StrictSchema, fail
+from .common import StrictSchema, fail, seat_field
 from .fields import BoundedList, EnumField, HalfPoints, Length, Range, StrictBoolean, StrictInteger, StrictNested
-
-
-def _seat(description: str, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
 
 
 class ClaimedViolationSchema(StrictSchema):
@@ -36,7 +33,7 @@ class ClaimedViolationSchema(StrictSchema):
         validate=Range(min=0, max=LARGEST_HAND - 1),
         metadata={"description": "Trick index, from 0; null for a fault outside the play (a bid, the discard)."},
     )
-    seat = _seat("The seat at fault; null when no one seat is.", required=True, allow_none=True)
+    seat = seat_field("The seat at fault; null when no one seat is.", required=True, allow_none=True)
 
 
 class ClaimsSchema(StrictSchema):
@@ -44,7 +41,7 @@ class ClaimsSchema(StrictSchema):
 
     valid = StrictBoolean(metadata={"description": "The deal breaks no rule (so far, in progress)."})
     trick_winners = BoundedList(
-        _seat("A trick's winner."),
+        seat_field("A trick's winner."),
         validate=Length(max=LARGEST_HAND),
         metadata={"description": "The winner of every complete trick, in order (an unfinished last trick left out)."},
     )
@@ -59,11 +56,13 @@ class ClaimsSchema(StrictSchema):
         },
     )
     oudlers = StrictInteger(
-        validate=Range(min=0, max=3),
+        validate=Range(min=0, max=count(OUDLERS)),
         allow_none=True,
         metadata={"description": "The attack's oudlers; null: none counted."},
     )
-    partner = _seat("Five players: the called partner's seat; null when the taker called himself.", allow_none=True)
+    partner = seat_field(
+        "Five players: the called partner's seat; null when the taker called himself.", allow_none=True
+    )
     scores = BoundedList(
         StrictInteger(),
         validate=Length(max=MAX_PLAYERS),

@@ -10,6 +10,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
+from service.rules.table import MAX_PLAYERS
 from service.rules.variants import FFT, Rules
 from service.rules.verdicts import Message, msg
 
@@ -17,7 +18,9 @@ from .fields import (
     CalledCardField,
     CardList,
     EnumField,
+    Range,
     StrictBoolean,
+    StrictInteger,
     StrictNested,
 )
 from .problems import Coded
@@ -58,6 +61,11 @@ class StrictSchema(Schema):
 
 def players_field() -> EnumField:
     return EnumField("Players", required=True, metadata={"description": "Number of players at the table: 3, 4 or 5."})
+
+
+def seat_field(description: str, **kwargs: Any) -> StrictInteger:
+    """A seat of the largest table; :func:`seat_error` checks it against the request's own."""
+    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
 
 
 def card_list(description: str, **kwargs: Any) -> fields.List[Any]:
