@@ -40,7 +40,6 @@ import errno
 import io
 import json
 import socket
-import sys
 import tempfile
 import time
 import uuid
@@ -238,8 +237,7 @@ class Response(wsgi.Response):  # type: ignore[misc]
         self.send_headers()
         self._put(b"0\r\n\r\n" if self.chunked else b"")
         try:
-            while self._refill():
-                self._send_waiting()  # the rest waits for the client (body deadline)
+            self._send_all()
         finally:
             self.discard()
 
@@ -259,11 +257,15 @@ class Response(wsgi.Response):  # type: ignore[misc]
         if not self._spill_held and len(self._pending) + len(data) <= self._buffer_bytes:
             self._pending += data
         elif not self._spill_to_disk(data):
-            # Past the budget: wait for the client to take what is kept (body deadline).
-            while self._refill():
-                self._send_waiting()
+            # Past the budget: wait for the client to take what is kept.
+            self._send_all()
             self._pending += data
         self._send_ready()
+
+    def _send_all(self) -> None:
+        """Send everything kept, waiting for the client to take it (each wait bounded by the body deadline)."""
+        while self._refill():
+            self._send_waiting()
 
     def _spill_to_disk(self, data: bytes) -> bool:
         budget = self._budget
@@ -571,10 +573,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                     respiter.close()
             # A streamed answer may learn only as it goes that the connection must end.
             return resp, not resp.should_close() and not environ.get(CLOSE_CONNECTION)
-        except Exception:
+        except Exception as error:
             if resp is not None and resp.headers_sent:
                 # Part of an answer may be out: nothing sensible can follow it on this connection.
-                error = sys.exc_info()[1]
                 if isinstance(error, TimeoutError) or (isinstance(error, OSError) and error.errno in _GONE):
                     self.log.info("The client left, or stopped reading, during a streamed answer.")
                 else:

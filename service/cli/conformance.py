@@ -247,7 +247,8 @@ class Outcome(NamedTuple):
     differences: tuple[Difference, ...] = ()
     error: str = ""
     """A failure with no answer to compare: why there is none."""
-    skip_reason: str = ""
+    skip: tuple[str, str] | None = None
+    """A skipped case: the --skip-tag (tag, reason) that skipped it."""
     unasked: bool = False
     """Failed without being posed: the implementation had stopped answering (``error`` says why)."""
 
@@ -257,9 +258,9 @@ def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implement
     outcomes = []
     gone = ""
     for case in cases:
-        reason = next((why for tag, why in skips if tag in case.tags), None)
-        if reason is not None:
-            outcomes.append(Outcome(case, SKIPPED, skip_reason=reason))
+        skip = next(((tag, why) for tag, why in skips if tag in case.tags), None)
+        if skip is not None:
+            outcomes.append(Outcome(case, SKIPPED, skip=skip))
             continue
         if gone:
             outcomes.append(Outcome(case, FAILED, error=gone, unasked=True))
@@ -306,7 +307,7 @@ class Summary:
     """The cases that failed unposed, the implementation gone: listed as one."""
 
     @classmethod
-    def of(cls, outcomes: Iterable[Outcome], skips: Sequence[tuple[str, str]]) -> Summary:
+    def of(cls, outcomes: Iterable[Outcome]) -> Summary:
         summary = cls()
         for outcome in outcomes:
             case = outcome.case
@@ -314,9 +315,8 @@ class Summary:
             summary.operations.setdefault(case.operation, Counts()).add(outcome)
             for tag in case.tags:
                 summary.tags.setdefault(tag, Counts()).add(outcome)
-            if outcome.status == SKIPPED:
-                skip = next((tag, why) for tag, why in skips if tag in case.tags)
-                summary.skips[skip] = summary.skips.get(skip, 0) + 1
+            if outcome.skip is not None:
+                summary.skips[outcome.skip] = summary.skips.get(outcome.skip, 0) + 1
             elif outcome.status == FAILED:
                 (summary.unasked if outcome.unasked else summary.failures).append(outcome)
         known = {operation: i for i, operation in enumerate(OPERATIONS)}
@@ -424,8 +424,8 @@ def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.Ele
             counts.add(outcome)
             total.add(outcome)
             case = ET.SubElement(suite, "testcase", name=xml_text(outcome.case.id), classname=xml_text(path))
-            if outcome.status == SKIPPED:
-                ET.SubElement(case, "skipped", message=xml_text(outcome.skip_reason))
+            if outcome.skip is not None:
+                ET.SubElement(case, "skipped", message=xml_text(outcome.skip[1]))
             elif outcome.status == FAILED:
                 if outcome.error:
                     message = first_difference(outcome)
@@ -612,7 +612,7 @@ def run(args: argparse.Namespace) -> int:
         outcomes = run_cases(cases, args.skip_tag, implementation)
     finally:
         implementation.close()
-    summary = Summary.of(outcomes, args.skip_tag)
+    summary = Summary.of(outcomes)
     if args.junit is not None:
         tree = junit_tree(files, outcomes)
         ET.indent(tree)

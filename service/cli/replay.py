@@ -38,7 +38,6 @@ BATCH_SIZE = 500
 ROW = "{label:<{width}}{value:>10}"
 LABEL_WIDTH = 20
 """The summary's labels are padded to this width at least (wider when a label is longer)."""
-COUNTS = ("deals", "valid", "faulty", "malformed", "claims_checked", "claims_disagree")
 
 
 def _labels() -> dict[str, str]:
@@ -86,11 +85,6 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _add(total: Tally, part: Tally) -> None:
-    for name in COUNTS:
-        setattr(total, name, getattr(total, name) + getattr(part, name))
-
-
 class Report:
     """The replay's outcomes as they come, in input order: counts, the first failures, the JUnit report."""
 
@@ -103,7 +97,7 @@ class Report:
         self.per_file = [0] * len(sources)
 
     def add(self, tally: Tally, outcomes: list[Outcome]) -> None:
-        _add(self.tally, tally)
+        self.tally.merge(tally)
         for outcome in outcomes:
             self.per_file[outcome.file_no] += 1
             if not outcome.passed:

@@ -152,16 +152,13 @@ class Verdicts:
     claims: Counter
     _children: dict[tuple[int, tuple[str, ...]], Any] = field(default_factory=dict)
 
-    def inc(self, counter: Counter, *labels: str) -> None:
-        """Count one under ``labels``; the labelled child is looked up once, then kept."""
+    def inc(self, counter: Counter, *labels: str, amount: int = 1) -> None:
+        """Count ``amount`` under ``labels``; the labelled child is looked up once, then kept."""
         key = (id(counter), labels)  # the counters live as long as this object
         child = self._children.get(key)
         if child is None:
             child = self._children[key] = counter.labels(*labels)
-        child.inc()
-
-    def inc_by(self, counter: Counter, amount: int, *labels: str) -> None:
-        counter.labels(*labels).inc(amount)
+        child.inc(amount)
 
 
 def _verdict_counters(registry: CollectorRegistry | None) -> Verdicts:
@@ -269,7 +266,7 @@ class BatchTelemetry:
 
     def _flush(self) -> None:
         for (counter, labels), count in self._pending.items():
-            self._counters.inc_by(counter, count, *labels)
+            self._counters.inc(counter, *labels, amount=count)
         self._pending.clear()
 
     def done(self, environ: dict[str, Any], summary: dict[str, Any]) -> None:
@@ -278,11 +275,11 @@ class BatchTelemetry:
         counters = self._counters
         for outcome in ("valid", "faulty", "malformed"):
             if summary[outcome]:
-                counters.inc_by(counters.batch_records, summary[outcome], outcome)
+                counters.inc(counters.batch_records, outcome, amount=summary[outcome])
         agree = summary["claims_checked"] - summary["claims_disagree"]
         for label, count in (("true", agree), ("false", summary["claims_disagree"])):
             if count:
-                counters.inc_by(counters.claims, count, label)
+                counters.inc(counters.claims, label, amount=count)
         environ[VERDICT_KEY] = {"operation": "evaluate_batch", **summary}
 
 

@@ -28,7 +28,7 @@ from marshmallow import fields
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
-from service.rules.verdicts import Message, msg
+from service.rules.verdicts import msg
 
 from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
@@ -45,15 +45,14 @@ from ..pipeline.records import (
     drop_rest_of_line,
     line_item,
     over_limit,
-    problem_item,
     record_item,
+    stop_item,
     too_long_item,
     without_line_end,
 )
 from ..wire import examples
 from ..wire.common import StrictSchema
 from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
-from ..wire.problems import whole
 from ..wire.responses import ProblemSchema
 from .evaluate import EvaluateRequest, EvaluateResponse
 
@@ -191,10 +190,6 @@ _NDJSON_DOC = {
 }
 
 
-def _stop(index: int, status: int, kind: str, code: str, detail: Message, language: str) -> dict[str, Any]:
-    return problem_item(index, None, status, kind, detail, whole(code, detail), language=language)
-
-
 def _no_pause() -> None:
     pass
 
@@ -205,11 +200,11 @@ class _CutShortError(Exception):
 
 def _read_failure(index: int, exc: BaseException, language: str) -> dict[str, Any]:
     if stalled(exc):
-        return _stop(index, 408, "request-timeout", "body_timeout", msg("error.body_timeout.batch"), language)
+        return stop_item(index, 408, "request-timeout", "body_timeout", msg("error.body_timeout.batch"), language)
     if isinstance(exc, ClientDisconnected | _CutShortError):
-        return _stop(index, 400, "malformed-body", "truncated_body", msg("error.truncated_body.batch"), language)
+        return stop_item(index, 400, "malformed-body", "truncated_body", msg("error.truncated_body.batch"), language)
     reason = msg("error.unreadable_body", reason=type(exc).__name__)
-    return _stop(index, 400, "malformed-body", "unreadable_body", reason, language)
+    return stop_item(index, 400, "malformed-body", "unreadable_body", reason, language)
 
 
 def _lines(
@@ -233,7 +228,7 @@ def _lines(
 
     while True:
         if draining():
-            stop = _stop(index, 503, "service-unavailable", "draining", msg("error.draining"), language)
+            stop = stop_item(index, 503, "service-unavailable", "draining", msg("error.draining"), language)
             break
         try:
             line = stream.readline(LINE_READ_BYTES)
@@ -244,7 +239,7 @@ def _lines(
                 break
             if index == BATCH_MAX_LINES:
                 detail = msg("error.too_many_lines", limit=BATCH_MAX_LINES)
-                stop = _stop(index, 413, "body-too-large", "too_many_lines", detail, language)
+                stop = stop_item(index, 413, "body-too-large", "too_many_lines", detail, language)
                 break
             if over_limit(line):
                 dropped, ended = drop_rest_of_line(stream, line)
@@ -312,9 +307,7 @@ def _no_body(req: flask.Request) -> Response:
     """A request without a content type: an empty batch when it has no body either."""
     if read_body(req).strip():
         read_json(req, (JSON, NDJSON))  # refuses it: 415, naming the media types taken
-    summary = Tally().summary()
-    telemetry.BatchTelemetry().done(req.environ, summary)
-    return Response(dumps({"results": [], "summary": summary}), mimetype=JSON)
+    return Response(dumps(_evaluate([], req)), mimetype=JSON)
 
 
 @blp.route("/evaluate-batch", methods=["POST"])
@@ -351,16 +344,21 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     and 4 MiB; the answer is `{"results": [...], "summary": {...}}` with the same items.
     A request with neither a body nor a content type is an empty batch.
     """
+    return _evaluate(req["deals"], flask.request)
+
+
+def _evaluate(records: list[Any], req: flask.Request) -> dict[str, Any]:
+    """The JSON form's answer: an item per record, and the summary."""
     counts = telemetry.BatchTelemetry()
     tally = Tally()
     results = []
-    pause = flask.request.environ.get(PAUSE, _no_pause)
-    language = request_language()
-    for index, data in enumerate(req["deals"]):
+    pause = req.environ.get(PAUSE, _no_pause)
+    language = request_language(req)
+    for index, data in enumerate(records):
         item = record_item(index, data, counts.observe, language=language)
         tally.count(item)
         results.append(item)
         pause()  # the worker's other requests run here (see the module's docstring)
     summary = tally.summary()
-    counts.done(flask.request.environ, summary)
+    counts.done(req.environ, summary)
     return {"results": results, "summary": summary}

@@ -72,10 +72,15 @@ def drop_rest_of_line(stream: IO[bytes], line: bytes) -> tuple[int, bool]:
     return read, line.endswith(b"\n")
 
 
+def stop_item(index: int, status: int, kind: str, code: str, detail: Message, language: str) -> dict[str, Any]:
+    """The item of a line the batch answers as a whole, not as a record: its fault is ``detail``."""
+    return problem_item(index, None, status, kind, detail, whole(code, detail), language=language)
+
+
 def too_long_item(index: int, *, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The item of a line over the limit."""
     detail = msg("error.line_too_long", limit=LINE_MAX_BYTES)
-    return problem_item(index, None, 413, "body-too-large", detail, whole("line_too_long", detail), language=language)
+    return stop_item(index, 413, "body-too-large", "line_too_long", detail, language)
 
 
 def problem_item(
@@ -173,6 +178,15 @@ class Tally:
             self.claims_checked += 1
             if not claims["agree"]:
                 self.claims_disagree += 1
+
+    def merge(self, part: Tally) -> None:
+        """Add the counts of ``part`` (the tally of some of the same records) to these."""
+        self.deals += part.deals
+        self.valid += part.valid
+        self.faulty += part.faulty
+        self.malformed += part.malformed
+        self.claims_checked += part.claims_checked
+        self.claims_disagree += part.claims_disagree
 
     def summary(self) -> dict[str, Any]:
         return {

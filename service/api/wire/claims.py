@@ -157,6 +157,16 @@ class _Check:
                 msg("claim.trick_winners", len(claimed), complete=len(correct)),
             )
 
+    def scores(self, claimed: list[int] | None, correct: list[int] | None) -> None:
+        if claimed is not None and correct is not None and len(claimed) == len(correct):
+            for seat, (mine, right) in enumerate(zip(claimed, correct, strict=True)):
+                if mine != right:
+                    message = msg("claim.score", seat=seat, correct=Signed(right), claimed=Signed(mine))
+                    self.differ(f"/claims/scores/{seat}", mine, right, message)
+        elif claimed != correct:
+            said = msg("claim.scores", marks=SignedList(tuple(correct))) if correct is not None else None
+            self.differ("/claims/scores", claimed, correct, said or msg("claim.scores.none"))
+
     def first_violation(self, claimed: dict[str, Any] | None, correct: dict[str, Any] | None) -> None:
         if claimed is None or correct is None:
             if claimed != correct:
@@ -221,22 +231,7 @@ def check_claims(
             msg("claim.partner", correct=_seat_words(right["partner"]), claimed=_seat_words(claims["partner"])),
         )
     if "scores" in claims:
-        claimed_scores, correct_scores = claims["scores"], right["scores"]
-        if claimed_scores is None or correct_scores is None or len(claimed_scores) != len(correct_scores):
-            if claimed_scores != correct_scores:
-                check.differ(
-                    "/claims/scores",
-                    claimed_scores,
-                    correct_scores,
-                    msg("claim.scores.none")
-                    if correct_scores is None
-                    else msg("claim.scores", marks=SignedList(tuple(correct_scores))),
-                )
-        else:
-            for seat, (mine, score) in enumerate(zip(claimed_scores, correct_scores, strict=True)):
-                if mine != score:
-                    message = msg("claim.score", seat=seat, correct=Signed(score), claimed=Signed(mine))
-                    check.differ(f"/claims/scores/{seat}", mine, score, message)
+        check.scores(claims["scores"], right["scores"])
     if "first_violation" in claims:
         check.first_violation(claims["first_violation"], right["first_violation"])
     return {"agree": not check.mismatches, "mismatches": check.mismatches}
