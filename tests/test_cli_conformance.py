@@ -21,12 +21,11 @@ from typing import Any
 import pytest
 
 from service.app import create_app
-from service.cli import main
 from service.cli.kit import MISSING, json_equal, resolve, same_elements
 
+from .commandline import count, summary, tarot_rules
 from .conftest import deal_request, golden
 from .serving import Gunicorn, free_port
-from .test_cli_replay import count, summary
 
 ROOT = Path(__file__).parent.parent
 ADAPTER = ROOT / "conformance" / "adapters" / "flask_app.py"
@@ -220,9 +219,7 @@ def all_cases() -> list[dict[str, Any]]:
 
 
 def conformance(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
-    status = main(["conformance", *map(str, args)])
-    out, err = capsys.readouterr()
-    return status, out, err
+    return tarot_rules(capsys, "conformance", *args)
 
 
 def by_operation(out: str) -> dict[str, list[int]]:

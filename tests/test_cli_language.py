@@ -23,12 +23,12 @@ from babel.messages.pofile import read_po
 import service.cli
 import service.texts
 from service.api.pipeline.records import record_item
-from service.cli import local, main
+from service.cli import local
 from service.cli.words import ARGPARSE_TEXTS, argparse_placeholders
 
+from .commandline import faulty_records, golden_records, stub, summary, tarot_rules, without_rate, write_ndjson
 from .serving import Gunicorn
 from .test_cli_conformance import FLASK_ADAPTER, kit_files, write_kit
-from .test_cli_replay import falsified, golden_records, stub, summary, write_ndjson
 
 NBSP = "\u00a0"
 CLI = Path(service.cli.__file__).parent
@@ -39,25 +39,6 @@ SAME_IN_BOTH = {"argparse.options", "conformance.report.total", "remote.wrong_ty
 
 
 pytestmark = pytest.mark.usefixtures("locale")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
-    status = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def without_rate(out: str) -> str:
-    """A replay's output less its one line that varies from run to run, in either language."""
-    return "\n".join(line for line in out.splitlines() if not line.startswith(("deals/s", "donnes/s")))
-
-
-def faulty_records() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The golden records with six false claims, and one record made faulty (its first two cards swapped)."""
-    records, _ = falsified()
-    faulty = records[2]
-    faulty["plays"][0], faulty["plays"][1] = faulty["plays"][1], faulty["plays"][0]
-    return records, faulty
 
 
 def first_violation(record: dict[str, Any], language: str) -> str:
@@ -73,7 +54,7 @@ def first_violation(record: dict[str, Any], language: str) -> str:
 def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, faulty = faulty_records()
     games = write_ndjson(tmp_path / "games.ndjson", [*records, "{not json"])
-    status, out, err = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
+    status, out, err = tarot_rules(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
     assert status == 1, err
     counts = summary(out)
     assert counts.pop("donnes/s") >= 0  # the rate: any
@@ -96,7 +77,7 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert f"{games}:43{NBSP}: enregistrement mal formé{NBSP}: " in out
     assert "malformed_json" in out  # codes stay codes
     # --lang after the subcommand says the same.
-    status, after, _ = run(capsys, "replay", games, "--jobs", "1", "--lang", "fr")
+    status, after, _ = tarot_rules(capsys, "replay", games, "--jobs", "1", "--lang", "fr")
     assert (status, without_rate(after)) == (1, without_rate(out))
 
 
@@ -108,8 +89,8 @@ def test_worker_processes_speak_the_language_even_when_spawned(
     monkeypatch.setattr(local.multiprocessing, "get_context", lambda: spawn)
     records, faulty = faulty_records()
     games = write_ndjson(tmp_path / "games.ndjson", records)
-    _, one, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
-    status, two, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "2")
+    _, one, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
+    status, two, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--jobs", "2")
     assert status == 1
     assert without_rate(two) == without_rate(one)
     assert first_violation(faulty, "fr") in two
@@ -121,7 +102,9 @@ def test_the_junit_report_differs_only_in_its_texts(tmp_path: Path, capsys: pyte
     reports = {}
     for language in ("en", "fr"):
         reports[language] = tmp_path / f"{language}.xml"
-        status, _, _ = run(capsys, "replay", games, "--jobs", "1", "--lang", language, "--junit", reports[language])
+        status, _, _ = tarot_rules(
+            capsys, "replay", games, "--jobs", "1", "--lang", language, "--junit", reports[language]
+        )
         assert status == 1
     assert machine_parts(reports["en"]) == machine_parts(reports["fr"])
     french = {c.get("name"): c for c in ET.parse(reports["fr"]).getroot().iter("testcase")}
@@ -148,20 +131,20 @@ def machine_parts(report: Path) -> str:
 
 def test_deal_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     args = ("deal", "--players", "5", "--seed", "7", "--count", "3", "--claims", "--id-prefix", "d-")
-    english = run(capsys, *args)
-    assert run(capsys, "--lang", "fr", *args) == english  # records are data: the same bytes
+    english = tarot_rules(capsys, *args)
+    assert tarot_rules(capsys, "--lang", "fr", *args) == english  # records are data: the same bytes
     assert english[0] == 0 and english[1].count("\n") == 3
 
-    status, out, err = run(capsys, "--lang", "fr", "deal", "--players", "4")
+    status, out, err = tarot_rules(capsys, "--lang", "fr", "deal", "--players", "4")
     assert (status, out) == (2, "")
     assert err.startswith(f"utilisation{NBSP}: tarot-rules deal ")
     assert f"tarot-rules deal{NBSP}: erreur{NBSP}: arguments obligatoires manquants{NBSP}: --seed\n" in err
 
-    status, _, err = run(capsys, "deal", "--players", "4", "--seed", "-1", "--lang", "fr")
+    status, _, err = tarot_rules(capsys, "deal", "--players", "4", "--seed", "-1", "--lang", "fr")
     assert status == 2
     assert f"argument --seed{NBSP}: pas un nombre entier à partir de 0{NBSP}: -1" in err
 
-    status, _, err = run(
+    status, _, err = tarot_rules(
         capsys, "--lang", "fr", "deal", "--players", "3", "--seed", "9", "--count", "2", "--id-prefix", "x" * 199
     )
     assert status == 2
@@ -188,7 +171,7 @@ def test_conformance_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str
     for language in ("en", "fr"):
         junit, report = tmp_path / f"{language}.xml", tmp_path / f"{language}.md"
         args = ("--kit", kit, "--harness", FLASK_ADAPTER, "--skip-tag", "golden", "--junit", junit, "--report", report)
-        outputs[language] = run(capsys, "conformance", "--lang", language, *args)
+        outputs[language] = tarot_rules(capsys, "conformance", "--lang", language, *args)
         assert outputs[language][0] == 1
     _, out, _ = outputs["fr"]
     lines = out.splitlines()
@@ -242,13 +225,13 @@ def test_the_locale_chooses_the_language_unless_lang_does(
 ) -> None:
     locale(lang)
     games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:2])
-    status, out, _ = run(capsys, "replay", games, "--jobs", "1", *args)
+    status, out, _ = tarot_rules(capsys, "replay", games, "--jobs", "1", *args)
     assert status == 0
     assert next(iter(summary(out))) == ("enregistrements" if french else "records")
 
 
 def test_help_in_french(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "--lang", "fr", "--help")
+    status, out, _ = tarot_rules(capsys, "--lang", "fr", "--help")
     assert status == 0
     assert out.startswith(f"utilisation{NBSP}: tarot-rules [-h] [--lang {{en,fr}}] COMMAND ...\n")
     for line in (
@@ -260,7 +243,7 @@ def test_help_in_french(capsys: pytest.CaptureFixture[str]) -> None:
         assert line in out.splitlines(), line
     assert "rejouer des donnes enregistrées" in out
 
-    status, out, _ = run(capsys, "replay", "--help", "--lang", "fr")
+    status, out, _ = tarot_rules(capsys, "replay", "--help", "--lang", "fr")
     assert status == 0
     assert out.startswith(f"utilisation{NBSP}: tarot-rules replay ")
     assert f"\narguments positionnels{NBSP}:\n" in out and f"\noptions{NBSP}:\n" in out
@@ -268,13 +251,13 @@ def test_help_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert "n'afficher que le résumé" in out
     assert "usage" not in out and "show this help" not in out
 
-    status, english, _ = run(capsys, "replay", "--help")
+    status, english, _ = tarot_rules(capsys, "replay", "--help")
     assert status == 0
     assert english.startswith("usage: tarot-rules replay ") and "\noptions:\n" in english
 
 
 def test_a_language_not_spoken_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "--lang", "de", "deal", "--players", "3", "--seed", "1")
+    status, out, err = tarot_rules(capsys, "--lang", "de", "deal", "--players", "3", "--seed", "1")
     assert (status, out) == (2, "")
     assert "argument --lang: invalid choice: 'de' (choose from 'en', 'fr')" in err
 
@@ -304,7 +287,7 @@ def test_the_exit_status_does_not_depend_on_the_language(
         "MISSING": str(tmp_path / "missing"),
     }
     args = [files.get(arg, arg) for arg in args]
-    statuses = [run(capsys, "--lang", language, *args)[0] for language in ("en", "fr")]
+    statuses = [tarot_rules(capsys, "--lang", language, *args)[0] for language in ("en", "fr")]
     assert statuses == [expected, expected]
 
 
@@ -314,15 +297,17 @@ def test_the_exit_status_does_not_depend_on_the_language(
 def test_a_service_is_asked_for_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, _ = faulty_records()
     games = write_ndjson(tmp_path / "games.ndjson", records)
-    _, local_out, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
+    _, local_out, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
     with stub([]) as server:
-        status, out, _ = run(capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "10")
+        status, out, _ = tarot_rules(
+            capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "10"
+        )
         assert status == 1
         assert server.languages == ["fr"] * 5
         assert without_rate(out) == without_rate(local_out)
 
         kit = small_kit(tmp_path / "kit")
-        status, out, _ = run(capsys, "conformance", "--kit", kit, "--url", server.base, "--lang", "fr")
+        status, out, _ = tarot_rules(capsys, "conformance", "--kit", kit, "--url", server.base, "--lang", "fr")
         assert status == 1
         assert set(server.languages[5:]) == {"fr"} and len(server.languages) == 5 + 12
         assert f"    HTTP 422 Unprocessable Entity{NBSP}: Detail in fr." in out.splitlines()
@@ -332,10 +317,12 @@ def test_a_running_service_answers_in_the_language(tmp_path: Path, capsys: pytes
     records, faulty = faulty_records()
     lines: list[Any] = [*records[:10], '{"players": 3, "surplus": 1}', "{not json", *records[10:]]
     games = write_ndjson(tmp_path / "games.ndjson", lines)
-    status, in_process, _ = run(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
+    status, in_process, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--jobs", "1")
     assert status == 1
     with Gunicorn() as server:
-        status, out, err = run(capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "7")
+        status, out, err = tarot_rules(
+            capsys, "--lang", "fr", "replay", games, "--url", server.base, "--batch-size", "7"
+        )
     assert status == 1, err
     assert without_rate(out) == without_rate(in_process)
     assert first_violation(faulty, "fr") in out

@@ -14,21 +14,25 @@ import json
 import re
 import subprocess
 import sys
-import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from service.api.pipeline.jsonio import dumps
-from service.api.pipeline.records import LINE_MAX_BYTES, Tally, line_item
+from service.api.pipeline.records import LINE_MAX_BYTES
 from service.cli import local, main, remote
 
-from .conftest import deal_request, golden, golden_claims
+from .commandline import (
+    falsified,
+    golden_records,
+    made_faulty,
+    stub,
+    summary,
+    tarot_rules,
+    without_rate,
+    write_ndjson,
+)
 from .dealgen import random_deal
 from .serving import Gunicorn, free_port
 
@@ -39,46 +43,8 @@ SCRIPT = Path(sys.executable).parent / "tarot-rules"
 pytestmark = pytest.mark.usefixtures("locale")
 
 
-def golden_records() -> list[dict[str, Any]]:
-    """The golden deals as records: their id, the request, and every claim right."""
-    records = []
-    for row in golden("deals.jsonl"):
-        claims = golden_claims(row)
-        records.append({"id": row["id"], **deal_request(row), "claims": claims})
-    return records
-
-
-def write_ndjson(path: Path, lines: list[Any]) -> Path:
-    """Records (dicts) and raw lines (str) as NDJSON."""
-    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
-    return path
-
-
 def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(["replay", *args])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def count(text: str) -> int:
-    """A number as the summary writes it: 12,345 in English, 12 345 in French."""
-    return int(re.sub("[,\u00a0\u202f]", "", text))
-
-
-def summary(out: str) -> dict[str, int]:
-    rows = {}
-    for line in out.splitlines():
-        if not line.strip():
-            break
-        # Split at ASCII spaces only: French groups digits with a narrow no-break space.
-        label, value = line.rstrip(" ").rsplit(" ", 1)
-        rows[label.rstrip(" ")] = count(value)
-    return rows
-
-
-def without_rate(out: str) -> str:
-    """The report less its one line that varies from run to run."""
-    return "\n".join(line for line in out.splitlines() if not line.startswith("deals/s"))
+    return tarot_rules(capsys, "replay", *args)
 
 
 def disagreements(out: str) -> dict[str, list[str]]:
@@ -94,36 +60,6 @@ def disagreements(out: str) -> dict[str, list[str]]:
         else:
             current = None
     return found
-
-
-def falsified() -> tuple[list[dict[str, Any]], dict[int, str]]:
-    """The golden records with one false claim in each of six: the records, and each one's pointer."""
-    records = golden_records()
-    falsehoods = {}
-    for n, (i, field) in enumerate(
-        [(1, "points"), (4, "scores"), (9, "trick_winners"), (16, "oudlers"), (23, "partner"), (30, "valid")]
-    ):
-        claims = records[i]["claims"]
-        players = records[i]["players"]
-        if field == "points":
-            claims["points"] += 0.5 if claims["points"] < 91 else -0.5
-            falsehoods[i] = "/claims/points"
-        elif field == "scores":
-            claims["scores"][n % players] += 10
-            falsehoods[i] = f"/claims/scores/{n % players}"
-        elif field == "trick_winners":
-            claims["trick_winners"][3] = (claims["trick_winners"][3] + 1) % players
-            falsehoods[i] = "/claims/trick_winners/3"
-        elif field == "oudlers":
-            claims["oudlers"] = (claims["oudlers"] + 1) % 4
-            falsehoods[i] = "/claims/oudlers"
-        elif field == "partner":
-            claims["partner"] = (players - 1) if claims["partner"] is None else None
-            falsehoods[i] = "/claims/partner"
-        else:
-            claims["valid"] = False
-            falsehoods[i] = "/claims/valid"
-    return records, falsehoods
 
 
 def test_golden_deals_with_true_claims_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -158,8 +94,7 @@ def test_each_false_claim_is_reported_at_its_pointer(tmp_path: Path, capsys: pyt
 
 def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, falsehoods = falsified()
-    faulty = records[2]
-    faulty["plays"][0], faulty["plays"][1] = faulty["plays"][1], faulty["plays"][0]  # faulty, and claims false
+    faulty = made_faulty(records[2])
     odd = {**records[5], "id": "odd <&> \x01 id"}
     lines: list[Any] = [*records[:10], odd, '{"players": 3, "surplus": 1}', *records[10:]]
     games = write_ndjson(tmp_path / "games.ndjson", lines)
@@ -345,8 +280,7 @@ def test_the_installed_command(tmp_path: Path) -> None:
 
 def test_a_running_service_gives_the_same_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, _ = falsified()
-    faulty = records[2]
-    faulty["plays"][0], faulty["plays"][1] = faulty["plays"][1], faulty["plays"][0]
+    made_faulty(records[2])
     lines: list[Any] = [*records[:10], '{"players": 3, "surplus": 1}', "{not json", *records[10:]]
     games = write_ndjson(tmp_path / "games.ndjson", lines)
     status, in_process, _ = replay(capsys, str(games), "--jobs", "1", "--junit", str(tmp_path / "local.xml"))
@@ -371,84 +305,6 @@ def test_an_unreachable_service_stops_the_replay(
     assert (status, out) == (2, "")
     assert err.startswith(f"tarot-rules: cannot replay against {url}: ")
     assert err.endswith("(4 attempts)\n")
-
-
-def summary_line(tally: Tally, unevaluated_from: int | None) -> bytes:
-    counts = {name: getattr(tally, name) for name in ("deals", "valid", "faulty", "malformed")}
-    complete = {"complete": unevaluated_from is None, "unevaluated_from": unevaluated_from}
-    return dumps({"summary": {**counts, **complete}}) + b"\n"
-
-
-class Stub(ThreadingHTTPServer):
-    """A batch operation that misbehaves as told, one request after another; then answers in full,
-    in the language asked for. Every other operation it refuses with a problem. It notes each
-    request's Accept-Language."""
-
-    def __init__(self, script: list[str]) -> None:
-        super().__init__(("127.0.0.1", 0), StubHandler)
-        self.script = script
-        self.received: list[int] = []
-        self.languages: list[str | None] = []
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class StubHandler(BaseHTTPRequestHandler):
-    server: Stub
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        language = self.headers["Accept-Language"]
-        self.server.languages.append(language)
-        if self.path != "/v1/deals/evaluate-batch":
-            self.refuse(422, f"Detail in {language}.")
-            return
-        lines = body.split(b"\n")[:-1]
-        self.server.received.append(len(lines))
-        act, _, arg = (self.server.script.pop(0) if self.server.script else "answer").partition(" ")
-        if act in ("503", "422"):
-            self.refuse(int(act), "Not now.")
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.end_headers()
-        tally = Tally()
-        for index, line in enumerate(lines):
-            if act == "stop" and index == int(arg):
-                stop = {"index": index, "id": None, "problem": {"status": 503, "detail": "Stopping.", "errors": []}}
-                self.wfile.write(dumps(stop) + b"\n" + summary_line(tally, index))
-                return
-            if act == "cut" and index == int(arg):
-                return  # the connection closes with no summary
-            item = line_item(index, line, language=language or "en")
-            tally.count(item)
-            self.wfile.write(dumps(item) + b"\n")
-        self.wfile.write(summary_line(tally, None))
-
-    def refuse(self, status: int, detail: str) -> None:
-        problem = dumps({"title": "Nope", "status": status, "detail": detail, "errors": []})
-        self.send_response(status)
-        self.send_header("Content-Type", "application/problem+json")
-        self.send_header("Content-Length", str(len(problem)))
-        self.end_headers()
-        self.wfile.write(problem)
-
-
-@contextmanager
-def stub(script: list[str]) -> Iterator[Stub]:
-    server = Stub(script)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.parametrize(
