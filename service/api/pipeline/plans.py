@@ -25,7 +25,7 @@ from marshmallow import fields
 from marshmallow.validate import Validator
 
 from ..wire.common import StrictSchema
-from ..wire.fields import CardList, CodedErrors
+from ..wire.fields import BoundedList, CodedErrors
 
 
 class FaultError(Exception):
@@ -79,16 +79,25 @@ class LoadPlan:
         return schema.build(out)
 
 
+_WALKED_LISTS = (fields.List._deserialize, BoundedList._deserialize)
+"""The list loadings a plan restates by walking the items: marshmallow's own, and the one that
+only checks the length first (its validators run after, as the plan runs them)."""
+
+
 def _step(field: fields.Field[Any]) -> Step:
     if field.pre_load:
         raise TypeError(f"{field!r}: field-level pre_load functions are not planned")
     name = field.data_key or field.name
-    if isinstance(field, fields.Nested):
+    # A container is walked only when it loads as the plan restates it. One with a loading of
+    # its own (a list kept raw for a later, item-by-item load) runs that loading instead:
+    # walking its documented item schema would load what the field means to leave alone.
+    loads = type(field)._deserialize
+    if isinstance(field, fields.Nested) and loads is fields.Nested._deserialize:
         nested = LoadPlan(field.schema).load_valid
         if field.many:
             return _guarded(field, name, lambda value, attr, data: [nested(item) for item in _items(value)])
         return _guarded(field, name, lambda value, attr, data: nested(value))
-    if isinstance(field, fields.List) and not isinstance(field, CardList):
+    if isinstance(field, fields.List) and loads in _WALKED_LISTS:
         inner = _step(field.inner)
         return _guarded(field, name, lambda value, attr, data: [inner(item, data) for item in _items(value)])
     # Scalars and card lists: the field's own conversion (the method every custom field
