@@ -179,3 +179,6 @@ class Violation:
     card: Card | None = None
     legal: CardMask | None = None
     """For a card played illegally: the cards that seat could legally play."""
+    caused_by: int | None = None
+    """``None`` for a root fault; else the index, in the same list of violations, of the
+    earlier root fault this one follows from (rules.md §12)."""

@@ -187,6 +187,14 @@ class ViolationSchema(StrictSchema):
     legal = CardList(
         required=True, allow_none=True, metadata={"description": "For a card played illegally: the legal cards."}
     )
+    caused_by = StrictInteger(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Null for a root fault. Otherwise the index, in this `violations` list, of the earlier "
+            "root fault this one follows from (a consequence: rules.md §12). Reports lead with the roots."
+        },
+    )
 
 
 class TrickSchema(StrictSchema):
@@ -297,6 +305,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
                 "seat": v.seat,
                 "card": code(v.card),
                 "legal": codes_of(v.legal),
+                "caused_by": v.caused_by,
             }
             for v in ev.violations
         ],
