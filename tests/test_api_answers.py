@@ -5,7 +5,7 @@ schemas on every request (service.api.pipeline.parsing). These tests hold the tw
 kind of answer (complete, in-progress, faulty and redealt deals; every legal-card rule;
 tricks with and without a winner; scores with every term) is loaded back through its
 response schema, which refuses a missing, extra or mistyped field, and dumped again to the
-same JSON.
+same JSON. The schemas are those the operations are served with, every operation's.
 """
 
 from __future__ import annotations
@@ -20,19 +20,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema
 
-from service.api.operations.evaluate import EvaluateResponse
-from service.api.operations.scoring import ScoreResponse
-from service.api.operations.tricks import LegalCardsResponse, WinnerResponse
+import service.api  # noqa: F401  (registers every operation)
+from service.api.pipeline.parsing import OPERATIONS
 
 from .conftest import deal_request, golden
 from .dealgen import random_deal
+from .test_api_plans import BODIES, PATHS
 
-SCHEMAS: dict[str, Schema] = {
-    "/v1/tricks/legal-cards": LegalCardsResponse(),
-    "/v1/tricks/winner": WinnerResponse(),
-    "/v1/deals/score": ScoreResponse(),
-    "/v1/deals/evaluate": EvaluateResponse(),
-}
+SCHEMAS: dict[str, Schema] = {PATHS[name]: op.response_schema for name, op in OPERATIONS.items()}
+
+
+@pytest.mark.parametrize("path", sorted(BODIES))
+def test_every_operation_answers_its_valid_body_exactly(client: FlaskClient, path: str) -> None:
+    exact(client, path, BODIES[path])
 
 
 def exact(client: FlaskClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -108,3 +108,16 @@ def test_random_deals(module_client: FlaskClient, seed: int, players: int, data:
     i = data.draw(st.integers(0, len(deal["plays"]) - 1))
     faulty["plays"][i] = deal["plays"][(i + 1) % len(deal["plays"])]
     exact(module_client, "/v1/deals/evaluate", faulty)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 2**32), st.sampled_from([3, 4, 5]), st.booleans()), max_size=5))
+def test_random_batches(module_client: FlaskClient, deals: list[tuple[int, int, bool]]) -> None:
+    records: list[Any] = []
+    for seed, players, swap in deals:
+        deal = random_deal(seed, players)
+        if swap:
+            deal["plays"][0], deal["plays"][-1] = deal["plays"][-1], deal["plays"][0]
+        records.append({**deal, "id": str(seed), "claims": {"valid": not swap}})
+    records.append({"players": 4})  # one refused record beside the others: a problem item
+    exact(module_client, "/v1/deals/evaluate-batch", {"deals": records})

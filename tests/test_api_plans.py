@@ -1,7 +1,8 @@
 """Load plans (service.api.pipeline.plans) load exactly as marshmallow does, or hand over to it.
 
 A plan must return what ``schema.load`` returns for every request marshmallow accepts that
-the plan takes, and must never accept a request that marshmallow refuses.
+the plan takes, and must never accept a request that marshmallow refuses. The plans tested
+are the ones served, for every operation there is: a new operation is covered, or this fails.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import marshmallow as ma
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validates
 
-from service.api.operations.evaluate import EvaluateRequest
-from service.api.operations.scoring import ScoreRequest
-from service.api.operations.tricks import LegalCardsRequest, WinnerRequest
+import service.api  # noqa: F401  (registers every operation)
+from service.api.pipeline.parsing import OPERATIONS
 from service.api.pipeline.plans import FaultError, LoadPlan
 from service.api.wire.common import StrictSchema
 from service.api.wire.fields import ENUM_COMPONENTS
@@ -27,16 +29,18 @@ from service.rules.cards import CARD_CODES
 from .badinputs import corpus, valid_bodies
 from .conftest import deal_request, golden
 from .dealgen import random_deal
+from .serving import ROOT
 
 BIDS = ENUM_COMPONENTS["Bid"]["enum"]
 
-SCHEMAS: dict[str, StrictSchema] = {
-    "/v1/tricks/legal-cards": LegalCardsRequest(),
-    "/v1/tricks/winner": WinnerRequest(),
-    "/v1/deals/score": ScoreRequest(),
-    "/v1/deals/evaluate": EvaluateRequest(),
-}
-PLANS = {path: LoadPlan(schema) for path, schema in SCHEMAS.items()}
+_SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+PATHS = {item["post"]["operationId"]: path for path, item in _SPEC["paths"].items() if "post" in item}
+SCHEMAS: dict[str, ma.Schema] = {PATHS[name]: op.request_schema for name, op in OPERATIONS.items()}
+PLANS = {PATHS[name]: op.plan for name, op in OPERATIONS.items()}
+
+BATCH = "/v1/deals/evaluate-batch"
+BODIES = {**valid_bodies(), BATCH: {"deals": [random_deal(1, 3), {**random_deal(2, 5), "id": "b"}]}}
+"""A valid body for every operation."""
 
 
 def outcome(load: Callable[[Any], Any], data: Any) -> tuple[bool, Any]:
@@ -63,8 +67,18 @@ def assert_same(path: str, data: Any) -> bool:
     return planned
 
 
+def test_every_operation_has_a_valid_body_and_a_served_plan() -> None:
+    assert set(SCHEMAS) == set(BODIES) == set(PLANS)
+    assert all(plan.schema is SCHEMAS[path] for path, plan in PLANS.items())
+
+
 def valid_requests() -> list[tuple[str, dict[str, Any]]]:
-    out = list(valid_bodies().items())
+    out = list(BODIES.items())
+    # Every operation's documented request examples: valid, by the contract's word.
+    out += [(PATHS[name], example["value"]) for name, op in OPERATIONS.items() for example in op.examples.values()]
+    # Batches whose every record is valid: no record sends the batch to marshmallow's load.
+    out += [(BATCH, {"deals": [random_deal(seed, n) for n in (3, 4, 5)]}) for seed in range(3)]
+    out += [(BATCH, {"deals": []})]
     out += [("/v1/deals/evaluate", deal_request(d)) for d in golden("deals.jsonl")]
     out += [
         ("/v1/tricks/legal-cards", {k: row[k] for k in ("players", "hand", "trick", "first_trick", "called_card")})
@@ -73,7 +87,7 @@ def valid_requests() -> list[tuple[str, dict[str, Any]]]:
     out += [("/v1/deals/evaluate", random_deal(seed, n)) for seed in range(10) for n in (3, 4, 5)]
     rules = {"excuse_last_trick": "trick_winner", "first_lead": "after_taker", "pousse_alias": True}
     with_rules = [path for path, schema in SCHEMAS.items() if "rules" in schema.fields]
-    out += [(path, {**valid_bodies()[path], "rules": rules}) for path in with_rules]
+    out += [(path, {**BODIES[path], "rules": rules}) for path in with_rules]
     summary = valid_bodies()["/v1/deals/score"]
     out.append(("/v1/deals/score", {**summary, "poignees": [{"side": "attack", "size": "simple"}]}))
     out.append(("/v1/deals/score", {**summary, "chelem": {"announced": True}}))
@@ -118,7 +132,7 @@ def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(SCHEMAS)), st.data())
 def test_mutated_requests_are_never_taken_wrongly(path: str, data: st.DataObject) -> None:
-    body = copy.deepcopy(valid_bodies()[path])
+    body = copy.deepcopy(BODIES[path])
     for _ in range(data.draw(st.integers(1, 3))):
         nodes = _nodes(body)[1:]
         if not nodes:
