@@ -4,10 +4,12 @@
 
 1. HTTP, with wrk against the service as deployed (gunicorn.conf.py, 2 workers): the same
    complete 4-player deal (load/bodies/evaluate_4p.json) posted one per request, and posted
-   100 to a request as an NDJSON batch (the service keeps nothing between deals: each copy is
-   evaluated in full). Single requests are measured as a client opening a connection per
-   request and as one keeping its connections; batches on kept connections. Rounds alternate
-   the order; the ratios are medians of per-round ratios.
+   100 to a request as a batch, NDJSON and JSON, full and ``detail=summary`` (the service
+   keeps nothing between deals: each copy is evaluated in full). Single requests are measured
+   as a client opening a connection per request and as one keeping its connections; batches
+   on kept connections. For each, deals/s and the server's CPU time per deal (its master and
+   workers, from /proc: steadier than rates on a shared machine). A warm-up round, then
+   rounds alternating the order; ratios are medians of per-round ratios.
 2. ``tarot-rules replay`` in process on 10 000 random legal deals, ``--jobs 1`` against
    ``--jobs 2`` (the rate the command reports, alternating, best of the rounds for each), and
    beside it the machine's ceiling: two one-job replays of half the file each, run at once
@@ -39,47 +41,104 @@ from tests.dealgen import random_deal  # noqa: E402
 
 REPORTS = ROOT / "reports" / "bench"
 BATCH_SIZE = 100
-TARGET_HTTP = 5.0
 TARGET_CLI = 1.7
 BATCH_SCRIPT = """\
 package.path = "load/?.lua;" .. package.path
 local common = require("common")
-common.post("/v1/deals/evaluate-batch", "{body}", "application/x-ndjson")
+common.post("{path}", "{body}", "{media_type}")
 done = common.done
 """
 
 
-def http_runs(seconds: int, rounds: int, connections: int, work: Path) -> dict[str, Any]:
+BATCH_KINDS = {
+    # kind: (path, media type, body maker)
+    "batch": ("/v1/deals/evaluate-batch", "application/x-ndjson", "ndjson"),
+    "batch_summary": ("/v1/deals/evaluate-batch?detail=summary", "application/x-ndjson", "ndjson"),
+    "json_batch": ("/v1/deals/evaluate-batch", "application/json", "json"),
+    "json_batch_summary": ("/v1/deals/evaluate-batch?detail=summary", "application/json", "json"),
+}
+KINDS = ["close", "keep", *BATCH_KINDS]
+TARGET_CPU_FULL = 1 / 4
+TARGET_CPU_SUMMARY = 1 / 5
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of these processes, all their threads (from /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+    return total / TICK
+
+
+def _scripts(work: Path) -> dict[str, Path]:
+    """A wrk script per batch kind, posting 100 copies of the single-deal body."""
     deal = json.loads((ROOT / "load" / "bodies" / "evaluate_4p.json").read_text(encoding="utf-8"))
-    body = work / "batch_100.ndjson"
-    body.write_bytes(b"".join(json.dumps(deal, separators=(",", ":")).encode() + b"\n" for _ in range(BATCH_SIZE)))
-    script = ROOT / "load" / "bench_batch.lua"  # wrk takes scripts by path; removed after the run
-    script.write_text(BATCH_SCRIPT.format(body=body), encoding="utf-8")
-    runs: dict[str, list[float]] = {"close": [], "keep": [], "batch": []}
+    line = json.dumps(deal, separators=(",", ":"))
+    bodies = {
+        "ndjson": "".join(line + "\n" for _ in range(BATCH_SIZE)),
+        "json": '{"deals":[' + ",".join([line] * BATCH_SIZE) + "]}",
+    }
+    scripts = {}
+    for kind, (path, media_type, form) in BATCH_KINDS.items():
+        body = work / f"batch_{form}.body"
+        body.write_text(bodies[form], encoding="utf-8")
+        script = ROOT / "load" / f"bench_{kind}.lua"  # wrk takes scripts by path; removed after the run
+        script.write_text(BATCH_SCRIPT.format(path=path, body=body, media_type=media_type), encoding="utf-8")
+        scripts[kind] = script
+    return scripts
+
+
+def http_runs(seconds: int, rounds: int, connections: int, work: Path) -> dict[str, Any]:
+    """Deals/s and the server's CPU time per deal (master and workers summed) for one deal per
+    request and for each form of batch; a warm-up round first, then ``rounds``, the order
+    alternating; medians of per-round ratios, with their spread."""
+    scripts = _scripts(work)
+    rate: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    cpu_us: dict[str, list[float]] = {kind: [] for kind in KINDS}
     server = Server(free_port(), "service.wsgi:app", REPORTS / "batch-service.log")
     try:
-        for round_ in range(rounds):
-            order = ["close", "keep", "batch"]
-            for kind in order if round_ % 2 == 0 else order[::-1]:
-                if kind == "batch":
-                    result = wrk(server.port, "bench_batch", seconds, connections, keepalive=True)
-                    assert result["failed"] == 0, result
-                    runs[kind].append(result["rps"] * BATCH_SIZE)
+        pids = [server.proc.pid, *sorted(server.wait_for_workers(2))]
+        for round_ in range(rounds + 1):
+            for kind in KINDS if round_ % 2 == 0 else KINDS[::-1]:
+                before = server_cpu_seconds(pids)
+                if kind in BATCH_KINDS:
+                    result = wrk(server.port, scripts[kind].stem, seconds, connections, keepalive=True)
+                    deals = result["requests"] * BATCH_SIZE
                 else:
                     result = wrk(server.port, "evaluate", seconds, connections, keepalive=kind == "keep")
-                    assert result["failed"] == 0, result
-                    runs[kind].append(result["rps"])
+                    deals = result["requests"]
+                used = server_cpu_seconds(pids) - before
+                assert result["failed"] == 0, result
+                if round_ == 0:
+                    continue  # the warm-up
+                rate[kind].append(deals / (result["duration_us"] / 1e6))
+                cpu_us[kind].append(used / deals * 1e6)
     finally:
         server.stop()
-        script.unlink()
-    return {
-        "single_close_deals_per_s": statistics.median(runs["close"]),
-        "single_keep_deals_per_s": statistics.median(runs["keep"]),
-        "batch_deals_per_s": statistics.median(runs["batch"]),
-        "ratio_to_close": statistics.median(b / s for b, s in zip(runs["batch"], runs["close"], strict=True)),
-        "ratio_to_keep": statistics.median(b / s for b, s in zip(runs["batch"], runs["keep"], strict=True)),
-        "rounds": rounds,
-    }
+        for script in scripts.values():
+            script.unlink()
+
+    def ratios(kind: str, to: str, of: dict[str, list[float]]) -> list[float]:
+        return [a / b for a, b in zip(of[kind], of[to], strict=True)]
+
+    out: dict[str, Any] = {"rounds": rounds, "seconds": seconds, "connections": connections}
+    for kind in KINDS:
+        out[kind] = {
+            "deals_per_s": statistics.median(rate[kind]),
+            "cpu_us_per_deal": statistics.median(cpu_us[kind]),
+            "cpu_us_per_deal_range": [min(cpu_us[kind]), max(cpu_us[kind])],
+        }
+    for kind in BATCH_KINDS:
+        # CPU per batched deal ÷ CPU per single-deal request (kept-alive: the cheaper single).
+        cpu = ratios(kind, "keep", cpu_us)
+        out[kind]["cpu_ratio_to_keep"] = statistics.median(cpu)
+        out[kind]["cpu_ratio_to_keep_range"] = [min(cpu), max(cpu)]
+        out[kind]["cpu_ratio_to_close"] = statistics.median(ratios(kind, "close", cpu_us))
+        out[kind]["rate_ratio_to_keep"] = statistics.median(ratios(kind, "keep", rate))
+        out[kind]["rate_ratio_to_close"] = statistics.median(ratios(kind, "close", rate))
+    return out
 
 
 def write_deals(path: Path, count: int) -> None:
@@ -241,23 +300,43 @@ def memory_runs(work: Path) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=3)
-    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--http-only", action="store_true", help="only the HTTP part")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         http = http_runs(args.seconds, args.rounds, args.connections, work)
-        cli = cli_runs(work, 3)
-        memory = memory_runs(work)
-    print(f"\nBatches — {os.cpu_count()} CPUs; wrk -t2 -c{args.connections}; {args.rounds} rounds × {args.seconds} s\n")
-    print("| HTTP | deals/s | batch ÷ this | target |")
-    print("|---|---:|---:|---:|")
-    print(f"| one deal per request, a connection each | {http['single_close_deals_per_s']:.0f} | "
-          f"{http['ratio_to_close']:.2f} | ≥ {TARGET_HTTP} |")  # fmt: skip
-    print(f"| one deal per request, kept-alive connections | {http['single_keep_deals_per_s']:.0f} | "
-          f"{http['ratio_to_keep']:.2f} | ≥ {TARGET_HTTP} |")  # fmt: skip
-    print(f"| NDJSON batches of {BATCH_SIZE} | {http['batch_deals_per_s']:.0f} | — | |")
+        cli = None if args.http_only else cli_runs(work, 3)
+        memory = None if args.http_only else memory_runs(work)
+    print(
+        f"\nBatches — {os.cpu_count()} CPUs; wrk -t2 -c{args.connections}; a warm-up round, then "
+        f"{args.rounds} rounds × {args.seconds} s per kind; medians\n"
+    )
+    print("| HTTP, 4-player deal | deals/s | server CPU µs/deal (range) | ÷ kept-alive single, CPU (range) | target |")
+    print("|---|---:|---:|---:|---:|")
+    names = {
+        "close": "one per request, a connection each",
+        "keep": "one per request, kept-alive",
+        "batch": f"NDJSON batches of {BATCH_SIZE}",
+        "batch_summary": f"NDJSON batches of {BATCH_SIZE}, detail=summary",
+        "json_batch": f"JSON batches of {BATCH_SIZE}",
+        "json_batch_summary": f"JSON batches of {BATCH_SIZE}, detail=summary",
+    }
+    for kind in KINDS:
+        row = http[kind]
+        low, high = row["cpu_us_per_deal_range"]
+        cells = [names[kind], f"{row['deals_per_s']:.0f}", f"{row['cpu_us_per_deal']:.0f} ({low:.0f}–{high:.0f})"]
+        if kind in BATCH_KINDS:
+            target = TARGET_CPU_SUMMARY if kind.endswith("summary") else TARGET_CPU_FULL
+            a, b = row["cpu_ratio_to_keep_range"]
+            cells += [f"1/{1 / row['cpu_ratio_to_keep']:.2f} (1/{1 / a:.2f}–1/{1 / b:.2f})", f"≤ 1/{1 / target:.0f}"]
+        else:
+            cells += ["", ""]
+        print("| " + " | ".join(cells) + " |")
+    if cli is None or memory is None:
+        return 0
     print(f"\ntarot-rules replay, 10 000 deals in process: 1 job {cli['jobs_1_deals_per_s']:.0f} deals/s, "
           f"2 jobs {cli['jobs_2_deals_per_s']:.0f} deals/s: {cli['ratio']:.2f}× (target ≥ {TARGET_CLI}); the "
           f"machine's ceiling: two one-job replays of half the file at once {cli['halves_ratio']:.2f}×, "
