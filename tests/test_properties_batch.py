@@ -16,15 +16,21 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api.operations.evaluate import ID_MAX_LENGTH
+from service.api.operations.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
+from service.api.pipeline.records import _PLAN
+from service.api.wire.claims import true_claims, true_claims_of
+from service.rules.deal import evaluate_deal
 
 from .dealgen import random_deal
-from .test_api_batch import ANSWER, post_lines
+from .test_api_batch import ANSWER, _validator, post_lines
+
+DIGEST = _validator("DealDigest")
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -40,7 +46,7 @@ ODD_VALUES = st.recursive(
     max_leaves=5,
 )
 NOT_OBJECTS = st.sampled_from([None, 3, 2.5, True, "deal", [], [1, 2], [{"players": 4}]])
-IDS = st.none() | st.text(max_size=12) | st.just("x" * (ID_MAX_LENGTH + 1)) | st.integers()
+IDS = st.none() | st.text(max_size=12) | st.just("x" * (ID_MAX_LENGTH + 1)) | st.integers(-(2**53), 2**53)
 
 
 @st.composite
@@ -107,11 +113,31 @@ def _id_echoed(record: Any) -> Any:
     return value if isinstance(value, str) and len(value) <= ID_MAX_LENGTH else None
 
 
-def single_item(client: FlaskClient, index: int, body: bytes, record: Any) -> dict[str, Any]:
-    """The batch item the single evaluation of ``body`` stands for."""
+def digest_of(full: dict[str, Any]) -> dict[str, Any]:
+    """The digest (``detail=summary``) as the full answer states it: the reference."""
+    violations = full["violations"]
+    return {
+        "id": full["id"],
+        "status": full["status"],
+        "valid": full["valid"],
+        "violations": [
+            {**v, "index": i, "consequences": sum(w["caused_by"] == i for w in violations)}
+            for i, v in enumerate(violations)
+            if v["caused_by"] is None
+        ],
+        "violation_count": len(violations),
+        "scores": None if full["score"] is None else full["score"]["scores"],
+        "claims": full["claims"],
+    }
+
+
+def single_item(client: FlaskClient, index: int, body: bytes, record: Any, summary: bool = False) -> dict[str, Any]:
+    """The batch item the single evaluation of ``body`` stands for (its digest, with ``summary``)."""
     answer = client.post("/v1/deals/evaluate", data=body, content_type="application/json")
     document = answer.get_json()
     if answer.status_code == 200:
+        if summary:
+            return {"index": index, "id": document["id"], "digest": digest_of(document)}
         return {"index": index, "id": document["id"], "result": document}
     assert answer.status_code in (400, 422), document
     document.pop("instance")
@@ -120,7 +146,7 @@ def single_item(client: FlaskClient, index: int, body: bytes, record: Any) -> di
 
 
 def expected_summary(items: list[dict[str, Any]]) -> dict[str, Any]:
-    results = [item["result"] for item in items if "result" in item]
+    results = [item.get("result") or item["digest"] for item in items if "problem" not in item]
     claims = [r["claims"] for r in results if r["claims"] is not None]
     return {
         "deals": len(items),
@@ -134,12 +160,20 @@ def expected_summary(items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+DETAIL = st.sampled_from([None, "full", "summary"])
+
+
+def _query(detail: str | None) -> str:
+    return "" if detail is None else f"?detail={detail}"
+
+
 @SETTINGS
-@given(records=batches())
-def test_every_item_of_a_json_batch_is_the_single_answer(app: Flask, records: list[Any]) -> None:
+@given(records=batches(), detail=DETAIL)
+def test_every_item_of_a_json_batch_is_the_single_answer(app: Flask, records: list[Any], detail: str | None) -> None:
     client = app.test_client()
-    expected = [single_item(client, i, json.dumps(r).encode(), r) for i, r in enumerate(records)]
-    answer = client.post("/v1/deals/evaluate-batch", json={"deals": records})
+    summary = detail == "summary"
+    expected = [single_item(client, i, json.dumps(r).encode(), r, summary) for i, r in enumerate(records)]
+    answer = client.post("/v1/deals/evaluate-batch" + _query(detail), json={"deals": records})
     assert answer.status_code == 200
     body = answer.get_json()
     ANSWER.validate(body)
@@ -153,16 +187,18 @@ BROKEN_LINES = st.sampled_from([b'{"players": 4,', b"not json", b"]", b'{"player
 
 
 @SETTINGS
-@given(records=batches(), broken=st.lists(st.tuples(st.integers(0, 6), BROKEN_LINES), max_size=2))
+@given(records=batches(), broken=st.lists(st.tuples(st.integers(0, 6), BROKEN_LINES), max_size=2), detail=DETAIL)
 def test_every_line_of_an_ndjson_batch_is_the_single_answer(
-    app: Flask, records: list[Any], broken: list[tuple[int, bytes]]
+    app: Flask, records: list[Any], broken: list[tuple[int, bytes]], detail: str | None
 ) -> None:
     client = app.test_client()
     lines: list[tuple[bytes, Any]] = [(json.dumps(r).encode(), r) for r in records]
     for where, line in broken:
         lines.insert(min(where, len(lines)), (line, None))
-    expected = [single_item(client, i, line, record) for i, (line, record) in enumerate(lines)]
-    items, summary = post_lines(client, b"".join(line + b"\n" for line, _ in lines))
+    brief = detail == "summary"
+    expected = [single_item(client, i, line, record, brief) for i, (line, record) in enumerate(lines)]
+    body = b"".join(line + b"\n" for line, _ in lines)
+    items, summary = post_lines(client, body, query_string={} if detail is None else {"detail": detail})
     for item, single in zip(items, expected, strict=True):
         assert item == single, f"line {single['index']}"
     assert summary == expected_summary(expected)
@@ -176,3 +212,53 @@ def test_an_all_valid_json_batch_of_every_table_size_is_evaluated(client: FlaskC
     assert [("result" in item) for item in body["results"]] == [True] * len(records)
     items, _ = post_lines(client, b"".join(json.dumps(r).encode() + b"\n" for r in records))
     assert body["results"] == items
+
+
+@SETTINGS
+@given(record=valid_records())
+def test_a_single_digest_is_the_full_answer_reduced(app: Flask, record: dict[str, Any]) -> None:
+    client = app.test_client()
+    full = client.post("/v1/deals/evaluate", json=record).get_json()
+    answer = client.post("/v1/deals/evaluate?detail=summary", json=record)
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/vnd.tarot.deal-digest+json"
+    digest = json.loads(answer.data)
+    DIGEST.validate(digest)
+    assert digest == digest_of(full)
+
+
+@pytest.mark.parametrize("query", ["?detail=brief", "?detail=", "?detail=FULL", "?detail=full&detail=summary"])
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("/v1/deals/evaluate", "json"), ("/v1/deals/evaluate-batch", "json"), ("/v1/deals/evaluate-batch", "ndjson")],
+)
+def test_a_detail_not_offered_is_refused_naming_the_parameter(
+    client: FlaskClient, path: str, kind: str, query: str
+) -> None:
+    deal = random_deal(7, 4)
+    if kind == "ndjson":
+        answer = client.post(path + query, data=json.dumps(deal) + "\n", content_type="application/x-ndjson")
+    else:
+        answer = client.post(path + query, json={"deals": [deal]} if path.endswith("batch") else deal)
+    assert answer.status_code == 400
+    assert answer.mimetype == "application/problem+json"
+    problem = answer.get_json()
+    assert problem["type"] == "/problems/invalid-parameter"
+    assert problem["errors"] == [
+        {
+            "pointer": "",
+            "parameter": "detail",
+            "code": "invalid_parameter",
+            "message": "The query parameter detail takes one of: full, summary.",
+        }
+    ]
+
+
+@SETTINGS
+@given(record=valid_records())
+def test_the_claims_read_from_the_evaluation_are_those_of_the_answer(record: dict[str, Any]) -> None:
+    # The digest checks claims from the evaluation itself; the full answer's reading is the reference.
+    req = _PLAN.load(record)
+    evaluation = evaluate_deal(record_of(req))
+    full = dump_evaluation(evaluation)
+    assert true_claims_of(evaluation, record["players"]) == true_claims(full, record["players"])

@@ -35,7 +35,7 @@ from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
 from ..layers.language import request_language
 from ..pipeline.jsonio import dumps
-from ..pipeline.parsing import JSON, operation, read_body, read_json, stalled
+from ..pipeline.parsing import JSON, operation, query_choice, read_body, read_json, stalled
 from ..pipeline.records import (
     BATCH_MAX_LINES,
     JSON_BATCH_MAX_BYTES,
@@ -53,9 +53,9 @@ from ..pipeline.records import (
 )
 from ..wire import examples
 from ..wire.common import StrictSchema
-from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
-from ..wire.responses import ProblemSchema
-from .evaluate import EvaluateRequest, EvaluateResponse
+from ..wire.fields import DETAILS, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from ..wire.responses import DETAIL, ProblemSchema
+from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
 
 NDJSON = "application/x-ndjson"
 
@@ -108,6 +108,10 @@ class BatchItemSchema(StrictSchema):
     result = fields.Nested(
         EvaluateResponse, metadata={"description": "A valid record: the `evaluateDeal` answer (claims checked)."}
     )
+    digest = fields.Nested(
+        DealDigestSchema,
+        metadata={"description": "A valid record under `detail=summary`: its digest, in place of `result`."},
+    )
     problem = fields.Nested(
         ProblemSchema,
         metadata={
@@ -147,6 +151,7 @@ class BatchLineSchema(StrictSchema):
     index = StrictInteger()
     id = StrictString(allow_none=True)
     result = fields.Nested(EvaluateResponse)
+    digest = fields.Nested(DealDigestSchema)
     problem = fields.Nested(ProblemSchema)
     summary = fields.Nested(BatchSummarySchema)
 
@@ -216,6 +221,7 @@ def _lines(
     draining: Callable[[], bool],
     environ: dict[str, Any],
     language: str,
+    detail: str,
 ) -> Iterator[dict[str, Any]]:
     """Every item of an NDJSON body of ``expected`` bytes (None: chunked), read one line at a
     time; at a stop, the item that says why."""
@@ -239,8 +245,8 @@ def _lines(
             if not line:
                 break
             if index == BATCH_MAX_LINES:
-                detail = msg("error.too_many_lines", limit=BATCH_MAX_LINES)
-                stop = stop_item(index, 413, "body-too-large", "too_many_lines", detail, language)
+                said = msg("error.too_many_lines", limit=BATCH_MAX_LINES)
+                stop = stop_item(index, 413, "body-too-large", "too_many_lines", said, language)
                 break
             if over_limit(line):
                 dropped, ended = drop_rest_of_line(stream, line)
@@ -249,7 +255,7 @@ def _lines(
                     raise _CutShortError
                 item = too_long_item(index, language=language)
             else:
-                item = line_item(index, without_line_end(line), observe, language=language)
+                item = line_item(index, without_line_end(line), observe, language=language, detail=detail)
         except Exception as exc:
             stop = _read_failure(index, exc, language)
             break
@@ -281,6 +287,7 @@ def _ndjson(req: flask.Request) -> Response:
     config = flask.current_app.config
     tally = Tally()
     language = request_language(req)
+    detail = query_choice(req, "detail", DETAILS)
 
     def draining() -> bool:
         return bool(config.get(DRAINING))
@@ -288,7 +295,7 @@ def _ndjson(req: flask.Request) -> Response:
     def answer() -> Iterator[bytes]:
         out: list[bytes] = []
         size, flushed = 0, time.monotonic()
-        for item in _lines(stream, req.content_length, counts.observe, tally, draining, environ, language):
+        for item in _lines(stream, req.content_length, counts.observe, tally, draining, environ, language, detail):
             line = dumps(item) + b"\n"
             out.append(line)
             size += len(line)
@@ -321,6 +328,7 @@ def _no_body(req: flask.Request) -> Response:
     streams={NDJSON: _ndjson, "": _no_body},
     max_body=JSON_BATCH_MAX_BYTES,
     doc=_NDJSON_DOC,
+    parameters=(DETAIL,),
 )
 def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     """Evaluate many deal records: CI replays.
@@ -361,9 +369,10 @@ def _evaluate(records: list[Any], req: flask.Request) -> dict[str, Any]:
     results = []
     pause = req.environ.get(PAUSE, _no_pause)
     language = request_language(req)
+    detail = query_choice(req, "detail", DETAILS)
     for index, data in enumerate(records):
         records[index] = None
-        item = record_item(index, data, counts.observe, language=language)
+        item = record_item(index, data, counts.observe, language=language, detail=detail)
         del data
         tally.count(item)
         results.append(orjson.Fragment(dumps(item)))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+import flask
+from flask import Response
 from flask_smorest import Blueprint
 from marshmallow import fields
 
@@ -12,16 +15,20 @@ from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
-from service.rules.verdicts import msg
+from service.rules.verdicts import Violation, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 from ..layers import telemetry
 from ..layers.language import request_language
-from ..pipeline.parsing import operation
+from ..pipeline.jsonio import dumps
+from ..pipeline.parsing import operation, query_choice
 from ..wire import examples
-from ..wire.claims import ClaimsResultSchema, ClaimsSchema, check_claims
+from ..wire.claims import ClaimsResultSchema, ClaimsSchema, check_claims, true_claims_of
 from ..wire.common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error, seat_field
 from ..wire.fields import (
+    DETAILS,
+    FULL,
+    SUMMARY,
     BoundedList,
     CardField,
     CardList,
@@ -35,6 +42,7 @@ from ..wire.fields import (
     codes,
     codes_of,
 )
+from ..wire.responses import DETAIL
 from .scoring import ScoreResponse, check_contract, dump_score
 
 blp = Blueprint(
@@ -45,6 +53,9 @@ blp = Blueprint(
 )
 
 PASS = "pass"
+DIGEST = "application/vnd.tarot.deal-digest+json"
+"""The media type of a single deal's digest (``detail=summary``): its own, so that the
+operation's JSON answer keeps one type in every generated client."""
 
 
 def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
@@ -289,6 +300,71 @@ class EvaluateResponse(StrictSchema):
     )
 
 
+class RootFaultSchema(ViolationSchema):
+    index = StrictInteger(required=True, metadata={"description": "Its index in the full `violations` list."})
+    consequences = StrictInteger(
+        required=True, metadata={"description": "How many later violations follow from it (`caused_by` this one)."}
+    )
+
+
+class DealDigestSchema(StrictSchema):
+    """A deal's evaluation reduced to what a pipeline acts on (`detail=summary`)."""
+
+    id = StrictString(required=True, allow_none=True, metadata={"description": "The record's `id`, echoed."})
+    status = EnumField("DealStatus", required=True)
+    valid = StrictBoolean(required=True)
+    violations = fields.List(
+        fields.Nested(RootFaultSchema),
+        required=True,
+        metadata={"description": "The root faults only, in deal order, each with its consequences counted."},
+    )
+    violation_count = StrictInteger(
+        required=True, metadata={"description": "Every violation, consequences included (as `detail=full` lists them)."}
+    )
+    scores = fields.List(
+        StrictInteger(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Every seat's mark, seat 0 first; null when the deal has no score."},
+    )
+    claims = fields.Nested(
+        ClaimsResultSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The request's `claims` checked; null when none were sent."},
+    )
+
+
+def _violation(v: Violation, language: str) -> dict[str, Any]:
+    return {
+        "code": v.code,
+        "message": render(v.message, language),
+        "trick": v.trick,
+        "seat": v.seat,
+        "card": code(v.card),
+        "legal": codes_of(v.legal),
+        "caused_by": v.caused_by,
+    }
+
+
+def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """The digest of an evaluation (``detail=summary``), without its claims (see :func:`answer_record`)."""
+    consequences = Counter(v.caused_by for v in ev.violations if v.caused_by is not None)
+    return {
+        "id": record_id,
+        "status": ev.status,
+        "valid": ev.valid,
+        "violations": [
+            {**_violation(v, language), "index": i, "consequences": consequences[i]}
+            for i, v in enumerate(ev.violations)
+            if v.caused_by is None
+        ],
+        "violation_count": len(ev.violations),
+        "scores": None if ev.score is None else list(ev.score.scores),
+        "claims": None,
+    }
+
+
 def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The answer to an evaluation, without its claims (see :func:`answer_record`)."""
     # The core's enums are StrEnums: orjson writes each as its value, so they go in as they are.
@@ -297,18 +373,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
         "id": record_id,
         "status": ev.status,
         "valid": ev.valid,
-        "violations": [
-            {
-                "code": v.code,
-                "message": render(v.message, language),
-                "trick": v.trick,
-                "seat": v.seat,
-                "card": code(v.card),
-                "legal": codes_of(v.legal),
-                "caused_by": v.caused_by,
-            }
-            for v in ev.violations
-        ],
+        "violations": [_violation(v, language) for v in ev.violations],
         "redeal_reason": ev.redeal_reason,
         "redeal_message": None if ev.redeal_message is None else render(ev.redeal_message, language),
         "taker": ev.taker,
@@ -345,19 +410,31 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
     }
 
 
-def answer_record(req: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> tuple[dict[str, Any], Evaluation]:
-    """Evaluate a loaded deal record: its answer (with its claims checked), its texts in
-    ``language``, and the evaluation."""
+def answer_record(
+    req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail: str = FULL
+) -> tuple[dict[str, Any], Evaluation]:
+    """Evaluate a loaded deal record: its answer (with its claims checked), whole or its digest
+    as ``detail`` asks, its texts in ``language``; and the evaluation."""
     evaluation = evaluate_deal(record_of(req))
-    answer = dump_evaluation(evaluation, req["id"], language)
+    dump = digest_evaluation if detail == SUMMARY else dump_evaluation
+    answer = dump(evaluation, req["id"], language)
     if req["claims"] is not None:
-        answer["claims"] = check_claims(req["claims"], answer, req["players"], evaluation.partner_known, language)
+        right = true_claims_of(evaluation, req["players"])
+        answer["claims"] = check_claims(req["claims"], right, evaluation.partner_known, language)
     return answer, evaluation
 
 
 @blp.route("/evaluate", methods=["POST"])
-@operation(blp, "evaluateDeal", EvaluateRequest(), EvaluateResponse(), examples.EVALUATE)
-def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
+@operation(
+    blp,
+    "evaluateDeal",
+    EvaluateRequest(),
+    EvaluateResponse(),
+    examples.EVALUATE,
+    parameters=(DETAIL,),
+    doc={"responses": {200: {"content": {DIGEST: {"schema": {"$ref": "#/components/schemas/DealDigest"}}}}}},
+)
+def post_evaluate(req: dict[str, Any]) -> dict[str, Any] | Response:
     """Evaluate a whole deal, complete or in progress.
 
     Checks the deal against the rules and reports every fault in deal order, each located at
@@ -367,9 +444,16 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any]:
     violation is `valid: false` with `score: null`. In progress, `next` is the seat to play and
     its legal cards. Without `hands`, a complete deal's hands are inferred from its plays, so a
     revoke is still proven when the seat later shows the suit it failed to follow.
+
+    With `detail=summary` the answer is the deal's `DealDigest` instead, under its own media
+    type (`application/vnd.tarot.deal-digest+json`), so that this operation's JSON answer
+    keeps one type; batches carry the digest as a typed field of each item.
     """
-    answer, evaluation = answer_record(req, request_language())
+    detail = query_choice(flask.request, "detail", DETAILS)
+    answer, evaluation = answer_record(req, request_language(), detail)
     telemetry.deal_evaluated(evaluation)
     if answer["claims"] is not None:
         telemetry.claims_checked(answer["claims"]["agree"])
+    if detail == SUMMARY:
+        return Response(dumps(answer), mimetype=DIGEST)
     return answer

@@ -33,7 +33,7 @@ from service.rules.verdicts import Arg, msg
 
 from ...connection import CLOSE_CONNECTION
 from ..wire.answers import ANSWERS
-from ..wire.problems import ProblemError, errors_from_messages, whole
+from ..wire.problems import ParameterError, ProblemError, errors_from_messages, whole
 from ..wire.responses import ACCEPT_LANGUAGE, LANGUAGE_HEADERS, documented_errors
 from .jsonio import BodyError, dumps, parse_body
 from .plans import LoadPlan
@@ -131,6 +131,19 @@ def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
         ) from None
 
 
+def query_choice(req: flask.Request, name: str, choices: tuple[str, ...]) -> str:
+    """The value of the query parameter ``name``, one of ``choices`` (the first when absent):
+    400 naming the parameter and the values it takes otherwise."""
+    value = req.args.get(name)
+    if value is None:
+        return choices[0]
+    if value in choices and len(req.args.getlist(name)) == 1:
+        return value
+    said = msg("error.invalid_parameter", name=name, values=", ".join(choices))
+    error = ParameterError("", "invalid_parameter", said, parameter=name)
+    raise ProblemError(400, "invalid-parameter", msg("error.invalid_parameter.detail"), [error])
+
+
 def load(plan: LoadPlan, data: Any) -> Any:
     """``data`` through the request schema's plan: 422 with one located error per fault."""
     try:
@@ -170,18 +183,21 @@ def operation(
     streams: Mapping[str, Callable[[flask.Request], Response]] | None = None,
     max_body: int | None = None,
     doc: Mapping[str, Any] | None = None,
+    parameters: tuple[str, ...] = (),
 ) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
     """A JSON operation of ``blp``: documented with its schemas, request ``examples``, its problem
     responses and its ``operationId`` (part of the contract: clients name methods after it).
 
     ``streams`` serves other media types of the body with handlers of their own (which read
     the request themselves), ``max_body`` replaces the application's body limit for the JSON
-    form, and ``doc`` adds to the operation's documentation (those other media types).
+    form, ``doc`` adds to the operation's documentation (those other media types), and
+    ``parameters`` names the components of the query parameters it reads. A view may answer
+    with a Response of its own (another media type); otherwise its answer is sent as JSON.
     """
     accepted = (JSON, *(kind for kind in streams or {} if kind))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.doc(operationId=operation_id, parameters=[ACCEPT_LANGUAGE], **(doc or {}))(
+        documented = blp.doc(operationId=operation_id, parameters=[ACCEPT_LANGUAGE, *parameters], **(doc or {}))(
             blp.arguments(request_schema, examples=examples)(
                 blp.response(
                     200,
@@ -206,6 +222,8 @@ def operation(
             if max_body is not None:
                 req.max_content_length = max_body
             answer = view(load(plan, read_json(req, accepted)))
+            if isinstance(answer, Response):
+                return answer
             return Response(dumps(answer), mimetype="application/json")
 
         serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it

@@ -21,6 +21,7 @@ from service.rules.verdicts import Message, msg
 from service.texts import DEFAULT_LANGUAGE
 
 from ..operations.evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
+from ..wire.fields import FULL, SUMMARY
 from ..wire.problems import FieldError, errors_from_messages, problem_document, whole
 from .jsonio import BodyError, parse_body
 from .plans import LoadPlan
@@ -100,9 +101,10 @@ def problem_item(
 
 
 def record_item(
-    index: int, data: Any, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE
+    index: int, data: Any, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE, detail: str = FULL
 ) -> dict[str, Any]:
-    """The item for one parsed record, its texts in ``language``."""
+    """The item for one parsed record, its texts in ``language``: its ``result``, or with
+    ``detail`` summary its ``digest``."""
     try:
         req = _PLAN.load(data)
     except ma.ValidationError as exc:
@@ -115,14 +117,14 @@ def record_item(
             *errors_from_messages(exc.messages),
             language=language,
         )
-    answer, evaluation = answer_record(req, language)
+    answer, evaluation = answer_record(req, language, detail)
     if observe is not None:
         observe(evaluation)
-    return {"index": index, "id": req["id"], "result": answer}
+    return {"index": index, "id": req["id"], "digest" if detail == SUMMARY else "result": answer}
 
 
 def line_item(
-    index: int, line: bytes, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE
+    index: int, line: bytes, observe: Observer | None = None, *, language: str = DEFAULT_LANGUAGE, detail: str = FULL
 ) -> dict[str, Any]:
     """The item for one line of NDJSON (its end of line already stripped)."""
     if not line.strip():
@@ -147,7 +149,7 @@ def line_item(
             whole("malformed_json", exc.message),
             language=language,
         )
-    return record_item(index, data, observe, language=language)
+    return record_item(index, data, observe, language=language, detail=detail)
 
 
 @dataclass
@@ -165,7 +167,7 @@ class Tally:
 
     def count(self, item: dict[str, Any]) -> None:
         self.deals += 1
-        result = item.get("result")
+        result = item.get("result") or item.get("digest")
         if result is None:
             self.malformed += 1
             return

@@ -16,6 +16,7 @@ from typing import Any
 from marshmallow import fields
 
 from service.rules.cards import OUDLERS, count
+from service.rules.deal import Evaluation
 from service.rules.scoring import TOTAL_HALF
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS
 from service.rules.verdicts import Message, Points, Signed, SignedList, msg
@@ -116,6 +117,21 @@ def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
     }
 
 
+def true_claims_of(ev: Evaluation, players: int) -> dict[str, Any]:
+    """:func:`true_claims` read from the evaluation itself, for answers that do not carry
+    every part the claims are about (the digest); held equal to it by a property."""
+    first = ev.violations[0] if ev.violations else None
+    return {
+        "valid": ev.valid,
+        "trick_winners": [t.winner for t in ev.tricks if len(t.cards) == players],
+        "points": _halved(None if ev.points_half is None else ev.points_half[0]),
+        "oudlers": None if ev.oudlers is None else ev.oudlers[0],
+        "partner": ev.partner,
+        "scores": None if ev.score is None else list(ev.score.scores),
+        "first_violation": None if first is None else {"code": first.code, "trick": first.trick, "seat": first.seat},
+    }
+
+
 def _seat_words(seat: int | None) -> Message:
     return msg("claim.no_one") if seat is None else msg("claim.seat", seat=seat)
 
@@ -189,17 +205,15 @@ class _Check:
 
 def check_claims(
     claims: dict[str, Any],
-    answer: dict[str, Any],
-    players: int,
+    right: dict[str, Any],
     partner_known: bool = True,
     language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
-    """``claims`` (as loaded) against ``answer`` (the evaluation as sent of a deal at ``players``):
+    """``claims`` (as loaded) against ``right`` (the true claims of the deal, :func:`true_claims_of`):
     agreement and mismatches, said in ``language``. ``partner_known``: False while a five-player
     deal given without its hands has not shown the called card yet; a partner claimed then is
     not checked."""
     check = _Check(language)
-    right = true_claims(answer, players)
     if "valid" in claims and claims["valid"] != right["valid"]:
         message = msg("claim.valid") if right["valid"] else msg("claim.faulty")
         check.differ("/claims/valid", claims["valid"], right["valid"], message)

@@ -51,6 +51,8 @@ class FieldErrorCode(Verdict):
     LINE_TOO_LONG = "line_too_long", "A line of an NDJSON batch over 64 KiB."
     TOO_MANY_LINES = "too_many_lines", "An NDJSON batch over 100 000 lines: the lines from here were not evaluated."
     DRAINING = "draining", "The instance began to shut down: the lines from here were not evaluated; send them again."
+    # A query parameter.
+    INVALID_PARAMETER = "invalid_parameter", "A query parameter with a value the operation does not take (400)."
     # The request as HTTP.
     NOT_FOUND = "not_found", "No operation at this path (404)."
     METHOD_NOT_ALLOWED = "method_not_allowed", "The path does not take this method (405, with Allow)."

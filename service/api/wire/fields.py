@@ -285,6 +285,9 @@ def _named(values: Iterable[Any], description: str, kind: str = "string") -> dic
 
 CONTRACT_NAMES = [*(c.value for c in Contract), POUSSE]
 
+DETAILS = FULL, SUMMARY = ("full", "summary")
+"""The values of the ``detail`` query parameter of the deal evaluations, the default first."""
+
 ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
     "Players": _named(PLAYER_COUNTS, "Number of players at the table (§2).", "integer"),
     "Contract": _named(
@@ -307,6 +310,10 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
     ),
     "FirstLead": _named([v.value for v in FirstLead], "Who leads the first trick when no chelem is announced (§2)."),
     "Language": _named(list(LANGUAGES), "A language the service writes its texts for people in: English or French."),
+    "Detail": _named(
+        list(DETAILS),
+        "How much of a deal's evaluation to answer: all of it, or the digest a pipeline acts on.",
+    ),
 }
 """The wire's enums, each a named schema that every field carrying it references."""
 

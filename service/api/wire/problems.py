@@ -81,6 +81,16 @@ class FieldError:
         return {"pointer": self.pointer, "code": self.code, "message": render(self.message, language)}
 
 
+@dataclass(frozen=True, slots=True)
+class ParameterError(FieldError):
+    """A fault in a query parameter: the pointer is empty (no body field), the name says where."""
+
+    parameter: str = ""
+
+    def as_dict(self, language: str) -> dict[str, str]:
+        return {**FieldError.as_dict(self, language), "parameter": self.parameter}
+
+
 def whole(code: str, message: Message) -> FieldError:
     """A fault of the request as a whole (the pointer ``""``)."""
     return FieldError("", code, message)

@@ -23,6 +23,9 @@ class FieldErrorSchema(Schema):
     message = fields.String(
         required=True, metadata={"description": "The fault for people, in the language asked for (`Accept-Language`)."}
     )
+    parameter = fields.String(
+        metadata={"description": "A fault in a query parameter: its name (the pointer is then empty)."}
+    )
 
 
 class ProblemSchema(Schema):
@@ -38,7 +41,8 @@ class ProblemSchema(Schema):
 
 _BODY_ERRORS = {
     400: "The body is not JSON: malformed, empty, not UTF-8, nested too deeply, with duplicate keys, "
-    "NaN or Infinity, or numbers out of range.",
+    "NaN or Infinity, or numbers out of range; or a query parameter has a value the operation does not take "
+    "(`invalid_parameter`, the parameter named in `errors[].parameter`).",
     408: "The body stopped arriving: no bytes of it for longer than the server waits "
     "(`BODY_TIMEOUT_SECONDS`). The connection is closed after this answer.",
     405: "The path does not take this method; the `Allow` header lists those it does.",
@@ -57,8 +61,20 @@ its component, which apispec turns into a reference)."""
 LANGUAGE_HEADERS = {"Content-Language": "ContentLanguage"}
 """The answer header of every operation: the language its texts are in."""
 
+DETAIL = "Detail"
+"""The query parameter of the deal evaluations: the whole answer, or the digest a pipeline acts on."""
+
 LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
     "parameters": {
+        DETAIL: {
+            "in": "query",
+            "name": "detail",
+            "required": False,
+            "description": "`full` (the default): the whole evaluation. `summary`: per deal only what a pipeline "
+            "acts on, the `DealDigest` (id, status, validity, the root faults with their consequences counted, "
+            "the scores, the claims checked): cheaper to compute and to send.",
+            "schema": {"$ref": "#/components/schemas/Detail"},
+        },
         "AcceptLanguage": {
             "in": "header",
             "name": "Accept-Language",
@@ -68,7 +84,7 @@ LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
             "never change with it.",
             "schema": {"type": "string"},
             "examples": {"french": {"value": "fr-FR,fr;q=0.9"}, "english": {"value": "en"}},
-        }
+        },
     },
     "headers": {
         "ContentLanguage": {
