@@ -24,8 +24,10 @@ import marshmallow as ma
 from marshmallow import fields
 from marshmallow.validate import Validator
 
+from service.rules.cards import CARD_BY_CODE
+
 from ..wire.common import StrictSchema
-from ..wire.fields import BoundedList, CodedErrors
+from ..wire.fields import BoundedList, CardList, CodedErrors
 
 
 class FaultError(Exception):
@@ -100,9 +102,26 @@ def _step(field: fields.Field[Any]) -> Step:
     if isinstance(field, fields.List) and loads in _WALKED_LISTS:
         inner = _step(field.inner)
         return _guarded(field, name, lambda value, attr, data: [inner(item, data) for item in _items(value)])
+    if loads is CardList._deserialize:
+        # Its conversion alone: the length it checks first (for a refused list's sake) is
+        # checked by its validators, which the step runs after.
+        return _guarded(field, name, _cards)
     # Scalars and card lists: the field's own conversion (the method every custom field
     # overrides), with the guard that Field.deserialize puts around it.
     return _guarded(field, name, field._deserialize)
+
+
+def _cards(value: Any, attr: str | None, data: Any) -> list[Any]:
+    """A card list's codes as the core's cards, as :meth:`CardList._deserialize` converts a valid one."""
+    if type(value) is not list:
+        raise FaultError
+    try:
+        cards = list(map(CARD_BY_CODE.get, value))  # only string keys: anything else is None
+    except TypeError:  # an unhashable item
+        raise FaultError from None
+    if None in cards:
+        raise FaultError
+    return cards
 
 
 def _items(value: Any) -> list[Any]:
@@ -114,7 +133,9 @@ def _items(value: Any) -> list[Any]:
 def _guarded(field: fields.Field[Any], name: str | None, convert: Callable[[Any, str | None, Any], Any]) -> Step:
     """``convert`` (called as ``Field._deserialize`` is) with what ``Field.deserialize`` does
     around it: absent and null values, the default, then the field's validators."""
-    validators = tuple(field.validators)
+    # As marshmallow's And: a Validator fails by raising, a plain function also by returning False.
+    validators = tuple(v for v in field.validators if isinstance(v, Validator))
+    functions = tuple(v for v in field.validators if not isinstance(v, Validator))
     default = field.load_default
     null_is_absent = isinstance(field, CodedErrors) and field.null_is_absent
 
@@ -129,8 +150,9 @@ def _guarded(field: fields.Field[Any], name: str | None, convert: Callable[[Any,
             raise FaultError
         loaded = convert(value, name, data)
         for validator in validators:
-            # As marshmallow's And: a plain function fails by raising or by returning False.
-            if validator(loaded) is False and not isinstance(validator, Validator):
+            validator(loaded)
+        for function in functions:
+            if function(loaded) is False:
                 raise FaultError
         return loaded
 
