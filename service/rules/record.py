@@ -57,5 +57,6 @@ class DealContext:
         seat: int | None = None,
         card: Card | None = None,
         legal: CardMask | None = None,
+        caused_by: int | None = None,
     ) -> None:
-        self.violations.append(Violation(code, message, trick, seat, card, legal))
+        self.violations.append(Violation(code, message, trick, seat, card, legal, caused_by))

@@ -10,7 +10,7 @@ from .play import Trick, best_card, card_violation, legal_cards, legal_for, open
 from .record import DealContext, DealRecord
 from .table import TABLES
 from .variants import FirstLead
-from .verdicts import Arg, CardCodes, CardName, Term, ViolationCode, msg
+from .verdicts import Arg, CardCodes, CardName, Message, Term, ViolationCode, msg
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
@@ -41,7 +41,124 @@ def replay(
     """Play the cards trick by trick, checking each against the seat's hand (§2, §5, §6, §7).
 
     Returns the tricks, the cards of each as a mask (for the count), and who plays next.
+
+    A first reading keeps no account of faults and stops at the first one; only then is the
+    play read again, with :class:`_Roots` telling root faults from their consequences
+    (rules.md §12), so that a legal deal pays nothing for that bookkeeping.
     """
+    played = _replay(deal, hands, taker, attack, None)
+    if played is None:
+        played = _replay(deal, hands, taker, attack, _Roots(deal))
+        assert played is not None
+    return played
+
+
+_HAND_FAULTS = frozenset(
+    {
+        ViolationCode.HAND_SIZE,
+        ViolationCode.DUPLICATE_CARD,
+        ViolationCode.DISCARD_SIZE,
+        ViolationCode.DISCARD_NOT_HELD,
+        ViolationCode.DISCARD_KING_OR_BOUT,
+        ViolationCode.DISCARD_TRUMP,
+    }
+)
+"""Faults found before the play that leave a seat holding other cards than it plays from."""
+
+
+class _Roots:
+    """Which faults of the play are roots and which follow from one (rules.md §12).
+
+    A seat's hand is *out of true* from the root fault that first touched it: a fault of its
+    own (a card it does not hold, a card it may not play: it then holds a card it should have
+    played, or lacks one it played), another seat playing one of its cards, or for the taker
+    a fault of the deal or the discard. A fault follows from a root when the seat's hand is
+    out of true, or when the seat answered, in the same trick, a lead out of turn or a card of
+    a seat whose hand is out of true (the card it had to follow or beat may not belong
+    there); any other fault is a root. A lead out of turn after the opening trick follows from
+    the latest root that put a hand out of true, which may have changed who won a trick.
+    """
+
+    __slots__ = ("deal", "last", "led", "out")
+
+    def __init__(self, deal: DealContext) -> None:
+        self.deal = deal
+        self.out: list[int | None] = [None] * deal.record.players
+        """For each seat, the root fault that put its hand out of true, if any."""
+        self.last: int | None = None
+        """The latest root that put a hand out of true: a lead out of turn follows from it."""
+        self.led: tuple[int, int] | None = None
+        """The trick last led out of turn, and the root of that lead."""
+        for i, v in enumerate(deal.violations):
+            if v.code in _HAND_FAULTS and v.caused_by is None:
+                self.last = i
+                if v.seat is not None and self.out[v.seat] is None:
+                    self.out[v.seat] = i
+
+    def play_fault(
+        self,
+        code: ViolationCode,
+        message: Message,
+        trick: int,
+        seat: int,
+        card: Card,
+        before: Sequence[int],
+        legal: CardMask | None = None,
+        owner: int | None = None,
+    ) -> None:
+        """Report a fault of ``seat``'s play, ``before`` the seats that played earlier to the
+        trick; ``owner``, another seat, still holds the card played."""
+        index = len(self.deal.violations)
+        root = self.out[seat]
+        if root is None and self.led is not None and self.led[0] == trick:
+            root = self.led[1]
+        if root is None and legal is not None:  # a card the seat holds, judged on what it answered
+            root = next((self.out[s] for s in before if self.out[s] is not None), None)
+        self.deal.report(code, message, trick=trick, seat=seat, card=card, legal=legal, caused_by=root)
+        if root is None:
+            root = self.last = index
+        if self.out[seat] is None:
+            self.out[seat] = root
+        if owner is not None and self.out[owner] is None:
+            self.out[owner] = root
+
+    def lead_fault(self, trick: int, seat: int, card: Card, due: int) -> None:
+        """Report ``seat`` leading ``trick`` in ``due``'s turn."""
+        cause = self.last if trick else None
+        index = len(self.deal.violations)
+        self.deal.report(
+            ViolationCode.WRONG_LEADER,
+            msg("violation.wrong_leader", seat=seat, trick=trick, leader=due),
+            trick=trick,
+            seat=seat,
+            card=card,
+            caused_by=cause,
+        )
+        if cause is None:
+            cause = self.last = index
+        self.led = (trick, cause)
+        if trick:
+            # The trick before was not played as recorded: the card of the seat it makes the
+            # winner, or of the seat that leads instead, is not what the record shows.
+            for s in (seat, due):
+                if self.out[s] is None:
+                    self.out[s] = cause
+
+
+def _leader_of(hands: list[CardMask], cards: Sequence[Card], due: int, n: int) -> int:
+    """The seat from which the most cards of the trick are played by seats holding them;
+    ``due`` on a tie (rules.md §12)."""
+
+    def held(leader: int) -> int:
+        return sum(hands[seat] >> card & 1 for seat, card in zip(_SEATS_FROM[n][leader], cards, strict=False))
+
+    return max(_SEATS_FROM[n][due], key=held)
+
+
+def _replay(
+    deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int], roots: _Roots | None
+) -> tuple[list[Trick], list[CardMask], NextPlay | None] | None:
+    """:func:`replay`; with ``roots`` ``None``, ``None`` at the first fault."""
     r, table, n = deal.record, deal.table, deal.record.players
     hands = list(hands)
     hands_known = r.hands is not None
@@ -62,26 +179,20 @@ def replay(
         ban = opening if index == 0 else None
         suit: Suit | None = None  # the led suit and highest trump so far, kept as cards fall
         top: Card | None = None
-        # The opening lead is the one lead the record does not fix by itself (later leaders
-        # are the previous winners): a card led there by another seat is that seat leading
-        # out of turn. At a later trick the record says whose turn it was, and a card that
-        # seat does not hold is found below as card_not_in_hand, the rest of the deal unmoved.
-        if index == 0 and hands_known and not hands[leader] >> cards[0] & 1:
-            holder = next((s for s in range(n) if hands[s] >> cards[0] & 1), None)
-            if holder is not None and holder != leader:
-                deal.report(
-                    ViolationCode.WRONG_LEADER,
-                    msg("violation.wrong_leader", seat=holder, trick=index, leader=leader),
-                    trick=index,
-                    seat=holder,
-                    card=cards[0],
-                )
+        # Once the play is faulty, each trick is read from the seat that makes the most of its
+        # cards held by the seats playing them, the seat due on a tie (§12).
+        if roots is not None and hands_known:
+            holder = _leader_of(hands, cards, leader, n)
+            if holder != leader:
+                roots.lead_fault(index, holder, cards[0], leader)
                 leader = holder
         in_trick = 0
         for seat, card in zip(_SEATS_FROM[n][leader], cards, strict=False):  # a trick in progress is short
             hand = hands[seat]
             bit = 1 << card
             if played & bit or not hand & bit:
+                if roots is None:
+                    return None
                 code = (
                     ViolationCode.DUPLICATE_CARD if played & bit and not hands_known else ViolationCode.CARD_NOT_IN_HAND
                 )
@@ -91,11 +202,19 @@ def replay(
                     seat=seat,
                     card=CardName(card),
                 )
-                deal.report(code, text, trick=index, seat=seat, card=card)
+                # The seat still holding the card loses it: it can no longer play it.
+                owner = next((s for s in range(n) if hands[s] & bit), None)
+                before = _SEATS_FROM[n][leader][: in_trick.bit_count()]
+                roots.play_fault(code, text, index, seat, card, before, owner=owner)
+                if owner is not None:
+                    hands[owner] &= ~bit
             # Until a suit is led any card may be played, but for the five-player opening ban.
             elif (suit is not None or ban is not None) and (broken := card_violation(hand, card, suit, top, ban)):
+                if roots is None:
+                    return None
                 legal = legal_for(hand, suit, top, ban).cards
-                _illegal_card(deal, broken, index, seat, card, suit, top, ban, legal)
+                before = _SEATS_FROM[n][leader][: in_trick.bit_count()]
+                _illegal_card(roots, broken, index, seat, card, before, suit, top, ban, legal)
             hands[seat] = hand & ~bit
             played |= bit
             in_trick |= bit
@@ -133,11 +252,12 @@ def replay(
 
 
 def _illegal_card(
-    deal: DealContext,
+    roots: _Roots,
     code: ViolationCode,
     trick: int,
     seat: int,
     card: Card,
+    before: Sequence[int],
     suit: Suit | None,
     top: Card | None,
     ban: Card | None,
@@ -156,7 +276,7 @@ def _illegal_card(
         assert suit is not None  # a plain suit was led: renounce or must_trump
         key = "violation.must_trump" if code is ViolationCode.MUST_TRUMP else "violation.renounce"
         message = msg(key, suit=Term("suit", suit.name.lower()), **said)
-    deal.report(code, message, trick=trick, seat=seat, card=card, legal=legal)
+    roots.play_fault(code, message, trick, seat, card, before, legal)
 
 
 def _last_trick_winner(

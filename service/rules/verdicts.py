@@ -79,7 +79,11 @@ class ViolationCode(Verdict):
         "A poignée shows the Excuse while the seat holds a trump it does not show (§9.5).",
     )
     POIGNEE_DUPLICATE = "poignee_duplicate", "A seat shows two poignées, or a card twice in one (§9.5)."
-    WRONG_LEADER = "wrong_leader", "The opening lead was made by another seat than the one whose turn it was (§2)."
+    WRONG_LEADER = (
+        "wrong_leader",
+        "A trick was led by another seat than the one whose turn it was: at the opening trick, or after a trick "
+        "whose winner the record contradicts (§2, §12).",
+    )
     CARD_NOT_IN_HAND = "card_not_in_hand", "A seat played a card it does not hold (§2, §6)."
     CALLED_SUIT_LEAD = "called_suit_lead", "Five players: the opening lead is in the called suit (§5)."
     RENOUNCE = (
