@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-dev
 PORT   ?= 8000
 export PORT
 
-.PHONY: run test lint typecheck spec kit unit browser fuzz load bench lock clean
+.PHONY: run test lint typecheck spec kit unit pure compile browser fuzz load bench lock clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,23 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/texts/locales/*/LC_MESSAGES/
 run: $(RUNTIME) $(CATALOGS)
 	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
 
-test: lint typecheck browser unit
+test: lint typecheck browser unit pure
+
+# The rules core compiled with mypyc, in place (an optional speed-up of the same sources, used
+# only while they are unchanged: service/rules/__init__.py). Where no C compiler is found the
+# service runs the pure core and this says so. make test runs the suite on the compiled core
+# and the rule tests again on the pure one.
+RULES_SOURCES := $(filter-out service/rules/__init__.py,$(wildcard service/rules/*.py))
+COMPILED_STAMP := service/rules/compiled.txt
+$(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(STAMP)
+	@if command -v cc >/dev/null 2>&1; then \
+		TAROT_RULES_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >$(VENV)/compile.log 2>&1 \
+			|| { cat $(VENV)/compile.log; exit 1; }; \
+	else \
+		echo "no C compiler: the rules core runs as pure Python (make compile after installing one)"; \
+	fi
+
+compile: $(COMPILED_STAMP)
 
 # The /docs test drives Debian's Chromium and the TypeScript client test runs on Debian's
 # Node.js; both are installed where this user may, and the tests say how to get them (and
@@ -53,8 +69,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(CATALOGS)
+unit: $(STAMP) $(CATALOGS) $(COMPILED_STAMP)
 	$(BIN)/pytest -n 2
+
+# The rule tests and properties on the pure-Python core (the same when nothing is compiled).
+pure: $(STAMP) $(CATALOGS)
+	TAROT_RULES_PURE=1 $(BIN)/pytest -n 2 tests/test_rules_*.py tests/test_properties_*.py
 
 # Contract fuzzing of a real gunicorn on 127.0.0.1: schemathesis CLI, 1000 examples per
 # operation (FUZZ_EXAMPLES=n to change), JUnit report in reports/fuzz/.
@@ -79,7 +99,7 @@ $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	$(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements/bench.txt
 	touch $@
 
-bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS)
+bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 	scripts/ensure-packages wrk
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
@@ -102,4 +122,4 @@ lock: $(STAMP)
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.lock pyproject.toml
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) reports
+	rm -rf $(VENV) $(BENCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so

@@ -1,6 +1,13 @@
 """The install compiles the message catalogs: the .po files are the source, the .mo files
-what the service reads (pyproject.toml holds everything else)."""
+what the service reads (pyproject.toml holds everything else).
 
+With ``TAROT_RULES_COMPILE=1`` (and mypy and a C compiler at hand) it also compiles the rules
+core, ``service/rules``, with mypyc: an optional speed-up of the same sources, used only while
+they are unchanged (see ``service/rules/__init__.py``). ``make compile`` does it in place.
+"""
+
+import hashlib
+import os
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -34,4 +41,38 @@ class BuildWithCatalogs(build_py):
         compile_catalogs(LOCALES, target)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+RULES = Path("service", "rules")
+
+
+def rules_digest() -> str:
+    """What service.rules.sources_digest computes, without importing the package."""
+    digest = hashlib.sha256()
+    for path in sorted(RULES.glob("*.py")):
+        if path.name != "__init__.py":
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+INTERPRETED = {
+    "__init__.py",  # decides at import whether the compiled modules may be used
+    "verdicts.py",  # the verdict enums' docstrings are the contract's descriptions (lost compiled)
+}
+"""Modules of the core that stay Python in a compiled build: off the hot path of a valid deal."""
+
+
+def compiled_rules() -> list:  # type: ignore[type-arg]
+    """The rules core's extension modules, when asked for."""
+    if os.environ.get("TAROT_RULES_COMPILE") != "1":
+        return []
+    from mypyc.build import mypycify
+
+    modules = sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
+    (RULES / "compiled.txt").write_text(rules_digest() + "\n", encoding="ascii")
+    return mypycify(modules, opt_level="3", group_name="service.rules.core")
+
+
+setup(
+    cmdclass={"build_py": BuildWithCatalogs},
+    ext_modules=compiled_rules(),
+    package_data={"service.rules": ["compiled.txt"]} if os.environ.get("TAROT_RULES_COMPILE") == "1" else {},
+)

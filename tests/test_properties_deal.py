@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 from hypothesis import given, settings
@@ -54,4 +56,4 @@ def test_inferred_hands_give_the_same_result(d: dict[str, Any]) -> None:
 
 
 def _fields(r: DealRecord) -> dict[str, Any]:
-    return {name: getattr(r, name) for name in DealRecord.__slots__}
+    return {f.name: getattr(r, f.name) for f in dataclasses.fields(DealRecord)}

@@ -25,3 +25,54 @@ def test_importing_every_rules_module_loads_nothing_of_the_web_stack() -> None:
     outside = sorted(m for m in loaded if m.split(".")[0] in OUTSIDE)
     assert outside == []
     assert not [m for m in loaded if m.startswith("service.") and not m.startswith("service.rules")]
+
+
+def _frozen_classes() -> list[type]:
+    import dataclasses
+    import importlib
+    import inspect
+    import pkgutil
+
+    import service.rules
+
+    found = []
+    for info in pkgutil.iter_modules(service.rules.__path__, "service.rules."):
+        if info.name.endswith("__mypyc"):
+            continue  # the compiled core's shared library, not a module of the rules
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            params = getattr(cls, "__dataclass_params__", None)
+            if cls.__module__ == module.__name__ and params is not None and params.frozen:
+                found.append(cls)
+    assert dataclasses.is_dataclass(found[0])
+    return found
+
+
+def test_every_frozen_value_of_the_core_is_copied_through_its_constructor() -> None:
+    # Compiled, a frozen dataclass cannot be rebuilt field by field: each must be declared
+    # (service.rules.frozen), or copy and pickle fail on it in the compiled core only.
+    import copyreg
+
+    classes = _frozen_classes()
+    assert len(classes) >= 18
+    assert [c.__qualname__ for c in classes if c not in copyreg.dispatch_table] == []
+
+
+def test_evaluations_survive_pickle_and_deepcopy() -> None:
+    import copy
+    import pickle
+
+    from service.rules.deal import evaluate_deal
+
+    from .dealgen import random_deal, record
+    from .mutations import KINDS, mutate
+
+    evaluations = [evaluate_deal(record(random_deal(seed, n))) for seed in range(5) for n in (3, 4, 5)]
+    for kind in KINDS:
+        mutation = mutate(kind, 3, 5)
+        if mutation is not None:
+            evaluations.append(evaluate_deal(record(mutation.deal)))
+    assert any(e.violations for e in evaluations) and any(e.score for e in evaluations)
+    for ev in evaluations:
+        assert pickle.loads(pickle.dumps(ev)) == ev
+        assert copy.deepcopy(ev) == ev

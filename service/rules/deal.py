@@ -22,6 +22,7 @@ from .counting import count_points, petit_au_bout_side
 from .dealing import check_dealt_hands, petit_sec_seat
 from .discard import check_discard, play_hands
 from .excuse import ExcuseSettlement, excuse_so_far
+from .frozen import copied_by_constructor
 from .play import Trick
 from .poignees import PoigneeResult, check_poignees
 from .record import DealContext, DealRecord
@@ -172,3 +173,6 @@ def _redeal(deal: DealContext, reason: RedealReason, message: Message) -> Evalua
         redeal_reason=reason,
         redeal_message=message,
     )
+
+
+copied_by_constructor(Evaluation)

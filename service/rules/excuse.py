@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import EXCUSE, EXCUSE_BIT, CardMask
+from .frozen import copied_by_constructor
 from .play import Trick
 from .record import DealContext
 from .scoring import Contract, Side
@@ -114,3 +115,6 @@ def excuse_of_deal(
 def excuse_so_far(tricks: Sequence[Trick], side_of: Sequence[Side], rules: Rules, last_trick: int) -> ExcuseSettlement:
     played = settle_excuse(tricks, side_of, rules, last_trick)
     return played if played is not None else ExcuseSettlement(ExcuseOutcome.NOT_PLAYED)
+
+
+copied_by_constructor(ExcuseExchange, ExcuseSettlement)

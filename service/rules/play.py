@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import EXCUSE, EXCUSE_BIT, SUIT_MASKS, SUIT_OF, TRUMPS, TRUMPS_ABOVE, Card, CardMask, Suit, mask_of
+from .frozen import copied_by_constructor
 from .variants import Rules
 from .verdicts import CardName, LegalReason, Message, Term, ViolationCode, msg
 
@@ -199,3 +200,6 @@ def trick_winner(trick: Sequence[Card]) -> int | None:
     mask = mask_of(trick)
     best = best_card(mask, None if mask & TRUMPS else led_suit(trick))  # a trump wins whatever was led
     return None if best is None else trick.index(best)
+
+
+copied_by_constructor(Legal)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, iter_cards, mask_of
+from .frozen import copied_by_constructor
 from .record import DealContext
 from .scoring import PoigneeSize, Side
 from .verdicts import CardName, ViolationCode, msg
@@ -90,3 +91,6 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
 def _result(seat: int, shown: int, attack: Sequence[int], deal: DealContext) -> PoigneeResult:
     size = list(PoigneeSize)[deal.table.poignee_sizes.index(shown)]
     return PoigneeResult(seat, Side.ATTACK if seat in attack else Side.DEFENCE, size)
+
+
+copied_by_constructor(PoigneeResult)

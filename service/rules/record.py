@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card, CardMask
+from .frozen import copied_by_constructor
 from .scoring import Contract
 from .table import Table
 from .variants import FFT, Rules
@@ -60,3 +61,6 @@ class DealContext:
         caused_by: int | None = None,
     ) -> None:
         self.violations.append(Violation(code, message, trick, seat, card, legal, caused_by))
+
+
+copied_by_constructor(PoigneeShown, DealRecord)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
+from .frozen import copied_by_constructor
 from .play import Trick, best_card, card_violation, legal_cards, legal_for, opening_ban
 from .record import DealContext, DealRecord
 from .table import TABLES
@@ -296,3 +297,6 @@ def _last_trick_winner(
     swept = side_won[own] and not side_won[1 - own]
     allowed = not r.rules.excuse_chelem_requires_announce or (r.chelem_announced and own == 0)
     return seat if swept and allowed else winner
+
+
+copied_by_constructor(NextPlay)

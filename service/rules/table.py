@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .frozen import copied_by_constructor
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -39,3 +41,5 @@ MIN_PLAYERS: Final = min(TABLES)
 MAX_PLAYERS: Final = max(TABLES)
 LARGEST_HAND: Final = max(table.hand_size for table in TABLES.values())
 """The most cards a hand holds at any table (three players)."""
+
+copied_by_constructor(Table)

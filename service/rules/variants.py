@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from .frozen import copied_by_constructor
+
 
 class ExcuseLastTrick(StrEnum):
     """What becomes of an Excuse played to the last trick outside the chelem case (§8.3)."""
@@ -69,3 +71,5 @@ class Rules:
 
 FFT: Final = Rules()
 """The official rule set (the default)."""
+
+copied_by_constructor(Rules)

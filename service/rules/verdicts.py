@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Self, TypeAlias
 
 from .cards import Card, CardMask
+from .frozen import copied_by_constructor
 
 
 class Verdict(StrEnum):
@@ -167,9 +168,12 @@ class Message:
     count: int | Points | None = None
 
 
-def msg(key: str, count: int | Points | None = None, /, **args: Arg) -> Message:
-    """A :class:`Message`; ``key`` is a literal, so that the catalog tests find every key."""
-    return Message(key, tuple(args.items()), count)
+def msg(_key: str, _count: int | Points | None = None, /, **args: Arg) -> Message:
+    """A :class:`Message`; its key is a literal, so that the catalog tests find every key.
+
+    (The positional parameters' names cannot be those of a message's arguments, ``key``
+    among them: compiled, positional-only parameters are matched by name too.)"""
+    return Message(_key, tuple(args.items()), _count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,3 +190,6 @@ class Violation:
     caused_by: int | None = None
     """``None`` for a root fault; else the index, in the same list of violations, of the
     earlier root fault this one follows from (rules.md §12)."""
+
+
+copied_by_constructor(CardName, CardCodes, Points, Signed, SignedList, Term, Message, Violation)
