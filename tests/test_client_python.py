@@ -5,7 +5,7 @@ command, run as written (but for the launcher: the pinned generator of the devel
 in place of pipx) in a copy of the repository's committed top level, without ruff on the
 PATH, as on a fresh machine; it must not warn. The spec's request examples and the golden
 deals and positions are then sent through it to a running instance, and every answer must
-parse into the generated types.
+parse into the generated types; a batch must answer every record as evaluateDeal does.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.clientbatch import NOT_A_DEAL, NOT_A_DEAL_ERRORS, batch_records, tricks
 from tests.conftest import deal_request, golden
 from tests.serving import ROOT, VENV_BIN, Gunicorn
 
@@ -126,3 +127,47 @@ def test_answers_parse_into_the_generated_types(
     assert isinstance(response.parsed, getattr(models, answer_model))
     # Nothing of the answer is lost on the way through the generated types.
     assert response.parsed.to_dict() == json.loads(response.content)
+
+
+def test_the_batch_answers_each_record_in_typed_items_as_evaluate_deal_does(
+    client_package: str, server: Gunicorn
+) -> None:
+    package: ModuleType = importlib.import_module(client_package)
+    models = importlib.import_module(f"{client_package}.models")
+    unset = importlib.import_module(f"{client_package}.types").Unset
+    batch = importlib.import_module(f"{client_package}.api.batch.evaluate_deal_batch")
+    evaluate = importlib.import_module(f"{client_package}.api.evaluation.evaluate_deal")
+    client = package.Client(base_url=server.base)
+    records = batch_records()
+
+    answer = batch.sync_detailed(client=client, body=models.BatchRequest.from_dict({"deals": records}))
+    assert answer.status_code == 200, answer.content[:300]
+    assert isinstance(answer.parsed, models.BatchResponse)
+    items = answer.parsed.results
+    assert [(item.index, item.id) for item in items] == [(i, r["id"]) for i, r in enumerate(records)]
+    for record, item in zip(records, items, strict=True):
+        single = evaluate.sync_detailed(client=client, body=models.EvaluateRequest.from_dict(record))
+        if record is NOT_A_DEAL:
+            assert isinstance(item.problem, models.Problem) and isinstance(item.result, unset)
+            assert [(e.pointer, e.code.value) for e in item.problem.errors] == NOT_A_DEAL_ERRORS
+            assert single.status_code == 422 and isinstance(single.parsed, models.Problem)
+            assert (item.problem.status, item.problem.type_) == (single.parsed.status, single.parsed.type_)
+            assert [e.to_dict() for e in item.problem.errors] == [e.to_dict() for e in single.parsed.errors]
+            continue
+        assert isinstance(item.result, models.EvaluateResponse), item.to_dict()
+        assert isinstance(item.problem, unset)
+        result = item.result
+        assert (result.id, result.valid, result.status) == (record["id"], True, models.DealStatus.COMPLETE)
+        assert len(result.tricks) == tricks(record)
+        assert isinstance(result.score, models.ScoreResponse)
+        assert len(result.score.scores) == record["players"] and sum(result.score.scores) == 0
+        if "claims" in record:
+            assert isinstance(result.claims, models.ClaimsResult) and result.claims.agree
+            assert result.score.scores == record["claims"]["scores"]
+        assert single.status_code == 200 and isinstance(single.parsed, models.EvaluateResponse)
+        assert result.to_dict() == single.parsed.to_dict()
+    summary = answer.parsed.summary
+    assert isinstance(summary, models.BatchSummary)
+    assert (summary.deals, summary.valid, summary.faulty, summary.malformed) == (len(records), len(records) - 1, 0, 1)
+    assert (summary.claims_checked, summary.claims_disagree) == (1, 0)
+    assert summary.complete and summary.unevaluated_from is None
