@@ -5,7 +5,8 @@ command, run as written (but for the launcher: the pinned generator of the devel
 in place of pipx) in a copy of the repository's committed top level, without ruff on the
 PATH, as on a fresh machine; it must not warn. The spec's request examples and the golden
 deals and positions are then sent through it to a running instance, and every answer must
-parse into the generated types; a batch must answer every record as evaluateDeal does.
+parse into the generated types; a batch must answer every record as evaluateDeal does; and
+the README's Python example must print what the README says it prints.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import json
+import os
+import re
 import shlex
 import subprocess
 import sys
@@ -46,6 +49,13 @@ def readme_command() -> list[str]:
     """The README's command that generates the Python client, as words."""
     [line] = [line for line in README.splitlines() if line.startswith("pipx run") and f" {GENERATOR} generate " in line]
     return shlex.split(line)
+
+
+def readme_python_example() -> tuple[str, str]:
+    """The README's Python example, and the output it says the example prints."""
+    [code] = re.findall(r"^```python\n(.*?)^```$", README, flags=re.DOTALL | re.MULTILINE)
+    program, printed = code.split("# Prints:\n")
+    return program, "".join(line.removeprefix("# ") for line in printed.splitlines(keepends=True))
 
 
 def committed_checkout(into: Path) -> Path:
@@ -171,3 +181,15 @@ def test_the_batch_answers_each_record_in_typed_items_as_evaluate_deal_does(
     assert (summary.deals, summary.valid, summary.faulty, summary.malformed) == (len(records), len(records) - 1, 0, 1)
     assert (summary.claims_checked, summary.claims_disagree) == (1, 0)
     assert summary.complete and summary.unevaluated_from is None
+
+
+def test_the_readme_python_example_prints_what_the_readme_says(client_package: str, server: Gunicorn) -> None:
+    program, printed = readme_python_example()
+    checkout = Path(importlib.import_module(client_package).__file__ or "").parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=checkout, check=False, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "TAROT_RULES_URL": server.base, "PYTHONPATH": ""},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == printed
