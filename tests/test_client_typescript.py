@@ -3,7 +3,9 @@ default settings), type-checked with ``tsc --strict`` and run with Node against 
 
 The README's request bodies are written into the program as typed literals, so they must
 compile against the generated request types; the spec's request examples are then sent
-through the client, and every answer must be a 200. Node and npm come from Debian's
+through the client, and every answer must be a 200. A batch of records (tests/clientbatch.py)
+is sent in its JSON form by a client made as the README makes it, and its typed items are read
+and compared with what evaluateDeal answers for each record. Node and npm come from Debian's
 packages (``make test`` installs them where it may); without them the test is skipped and
 says how to get them. The npm packages are pinned in tests/client_ts/package-lock.json.
 """
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.clientbatch import NOT_A_DEAL, NOT_A_DEAL_ERRORS, batch_records, tricks
 from tests.serving import ROOT, Gunicorn
 
 PACKAGE = Path(__file__).parent / "client_ts"
@@ -94,6 +97,60 @@ await main();
 """
 
 
+def readme_media_types() -> str:
+    """The media types the README's TypeScript example makes its openapi-fetch client for."""
+    [media] = re.findall(r"createClient<paths, ([^>]+)>\(", README)
+    return media
+
+
+def batch_program() -> str:
+    """A program that sends the batch records as one JSON batch, then each to evaluateDeal, and
+    prints what it reads from the typed answers."""
+    return f"""import createClient from "openapi-fetch";
+import type {{ components, paths }} from "./schema.js";
+import {{ isDeepStrictEqual }} from "node:util";
+
+type Schemas = components["schemas"];
+const records: Schemas["EvaluateRequest"][] = {json.dumps(batch_records())};
+const client = createClient<paths, {readme_media_types()}>({{ baseUrl: process.argv[2] }});
+
+function resultFacts(result: Schemas["EvaluateResponse"]) {{
+  return {{
+    id: result.id, valid: result.valid, status: result.status, tricks: result.tricks.length,
+    scores: result.score?.scores ?? null, claims_agree: result.claims?.agree ?? null,
+  }};
+}}
+function problemFacts(problem: Schemas["Problem"]) {{
+  return {{ status: problem.status, type: problem.type, errors: problem.errors.map((e) => [e.pointer, e.code]) }};
+}}
+
+async function main(): Promise<void> {{
+  const {{ data, error }} = await client.POST("/v1/deals/evaluate-batch", {{ body: {{ deals: records }} }});
+  if (data === undefined) throw new Error(JSON.stringify(error));
+  const items: unknown[] = [];
+  for (const item of data.results) {{
+    const single = await client.POST("/v1/deals/evaluate", {{ body: records[item.index] }});
+    const common = {{ index: item.index, id: item.id, single_status: single.response.status }};
+    if (item.result !== undefined) {{
+      items.push({{
+        ...common, result: resultFacts(item.result), problem: item.problem ?? null,
+        single: single.data === undefined ? null : resultFacts(single.data),
+        same_as_single: isDeepStrictEqual(item.result, single.data),
+      }});
+    }} else if (item.problem !== undefined) {{
+      items.push({{
+        ...common, problem: problemFacts(item.problem),
+        single: single.error === undefined ? null : problemFacts(single.error),
+      }});
+    }}
+  }}
+  const summary: Schemas["BatchSummary"] = data.summary;
+  console.log(JSON.stringify({{ items, summary }}));
+}}
+await main();
+"""
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("client_ts")
@@ -108,6 +165,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert not [line for line in own if "warn" in line.lower()], generated
     (work / "examples.json").write_text(json.dumps([body for _, body in examples()]), encoding="utf-8")
     (work / "client.ts").write_text(program(), encoding="utf-8")
+    (work / "batch.ts").write_text(batch_program(), encoding="utf-8")
     return work
 
 
@@ -128,3 +186,30 @@ def test_the_typescript_client_gets_200_for_every_readme_body_and_example(workdi
     output = run(["node", "client.js", server.base], workdir, timeout=60)
     statuses = json.loads(output.strip().splitlines()[-1])
     assert statuses == [200] * (len(readme_bodies()) + len(examples()))
+
+
+def test_the_batch_items_read_through_the_typescript_types_match_evaluate_deal(workdir: Path, server: Gunicorn) -> None:
+    run(["npx", "--no-install", "tsc", "--strict", "--module", "nodenext", "--target", "es2022",
+         "--skipLibCheck", "batch.ts"], workdir)  # fmt: skip
+    output = run(["node", "batch.js", server.base], workdir, timeout=60)
+    answer = json.loads(output.strip().splitlines()[-1])
+    records = batch_records()
+    items = answer["items"]
+    assert [(item["index"], item["id"]) for item in items] == [(i, r["id"]) for i, r in enumerate(records)]
+    for record, item in zip(records, items, strict=True):
+        if record is NOT_A_DEAL:
+            assert "result" not in item and item["single_status"] == 422
+            assert [tuple(error) for error in item["problem"]["errors"]] == NOT_A_DEAL_ERRORS
+            assert item["problem"]["status"] == 422 and item["single"] == item["problem"]
+            continue
+        result = item["result"]
+        assert item["problem"] is None and item["single_status"] == 200
+        assert (result["id"], result["valid"], result["status"]) == (record["id"], True, "complete")
+        assert result["tricks"] == tricks(record)
+        assert len(result["scores"]) == record["players"] and sum(result["scores"]) == 0
+        assert result["claims_agree"] is (True if "claims" in record else None)
+        assert item["single"] == result and item["same_as_single"]
+    assert answer["summary"] == {
+        "deals": len(records), "valid": len(records) - 1, "faulty": 0, "malformed": 1,
+        "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
+    }  # fmt: skip
