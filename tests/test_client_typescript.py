@@ -3,8 +3,8 @@ default settings), type-checked with ``tsc --strict`` and run with Node against 
 
 The README's request bodies are written into the program as typed literals, so they must
 compile against the generated request types; the spec's request examples are then sent
-through the client, and every answer must be a 200. A batch of records (tests/clientbatch.py)
-is sent in its JSON form by a client made as the README makes it, and its typed items are read
+through the client, and every answer must be a 200. Batches of records (tests/clientbatch.py)
+are sent in their JSON form by a client made as the README makes it, and its typed items are read
 and compared with what evaluateDeal answers for each record. Node and npm come from Debian's
 packages (``make test`` installs them where it may); without them the test is skipped and
 says how to get them. The npm packages are pinned in tests/client_ts/package-lock.json.
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.clientbatch import NOT_A_DEAL, NOT_A_DEAL_ERRORS, batch_records, tricks
+from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.serving import ROOT, Gunicorn
 
 PACKAGE = Path(__file__).parent / "client_ts"
@@ -104,14 +104,14 @@ def readme_media_types() -> str:
 
 
 def batch_program() -> str:
-    """A program that sends the batch records as one JSON batch, then each to evaluateDeal, and
-    prints what it reads from the typed answers."""
+    """A program that sends each batch of tests/clientbatch.py in the JSON form, then each of its
+    records to evaluateDeal, and prints what it reads from the typed answers."""
     return f"""import createClient from "openapi-fetch";
 import type {{ components, paths }} from "./schema.js";
 import {{ isDeepStrictEqual }} from "node:util";
 
 type Schemas = components["schemas"];
-const records: Schemas["EvaluateRequest"][] = {json.dumps(batch_records())};
+const batches: Schemas["EvaluateRequest"][][] = {json.dumps(list(BATCHES.values()))};
 const client = createClient<paths, {readme_media_types()}>({{ baseUrl: process.argv[2] }});
 
 function resultFacts(result: Schemas["EvaluateResponse"]) {{
@@ -124,7 +124,7 @@ function problemFacts(problem: Schemas["Problem"]) {{
   return {{ status: problem.status, type: problem.type, errors: problem.errors.map((e) => [e.pointer, e.code]) }};
 }}
 
-async function main(): Promise<void> {{
+async function read(records: Schemas["EvaluateRequest"][]) {{
   const {{ data, error }} = await client.POST("/v1/deals/evaluate-batch", {{ body: {{ deals: records }} }});
   if (data === undefined) throw new Error(JSON.stringify(error));
   const items: unknown[] = [];
@@ -145,9 +145,11 @@ async function main(): Promise<void> {{
     }}
   }}
   const summary: Schemas["BatchSummary"] = data.summary;
-  console.log(JSON.stringify({{ items, summary }}));
+  return {{ items, summary }};
 }}
-await main();
+const answers: unknown[] = [];
+for (const records of batches) answers.push(await read(records));
+console.log(JSON.stringify(answers));
 """
 
 
@@ -192,24 +194,27 @@ def test_the_batch_items_read_through_the_typescript_types_match_evaluate_deal(w
     run(["npx", "--no-install", "tsc", "--strict", "--module", "nodenext", "--target", "es2022",
          "--skipLibCheck", "batch.ts"], workdir)  # fmt: skip
     output = run(["node", "batch.js", server.base], workdir, timeout=60)
-    answer = json.loads(output.strip().splitlines()[-1])
-    records = batch_records()
-    items = answer["items"]
-    assert [(item["index"], item["id"]) for item in items] == [(i, r["id"]) for i, r in enumerate(records)]
-    for record, item in zip(records, items, strict=True):
-        if record is NOT_A_DEAL:
-            assert "result" not in item and item["single_status"] == 422
-            assert [tuple(error) for error in item["problem"]["errors"]] == NOT_A_DEAL_ERRORS
-            assert item["problem"]["status"] == 422 and item["single"] == item["problem"]
-            continue
-        result = item["result"]
-        assert item["problem"] is None and item["single_status"] == 200
-        assert (result["id"], result["valid"], result["status"]) == (record["id"], True, "complete")
-        assert result["tricks"] == tricks(record)
-        assert len(result["scores"]) == record["players"] and sum(result["scores"]) == 0
-        assert result["claims_agree"] is (True if "claims" in record else None)
-        assert item["single"] == result and item["same_as_single"]
-    assert answer["summary"] == {
-        "deals": len(records), "valid": len(records) - 1, "faulty": 0, "malformed": 1,
-        "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
-    }  # fmt: skip
+    answers = json.loads(output.strip().splitlines()[-1])
+    assert len(answers) == len(BATCHES)
+    for (name, records), answer in zip(BATCHES.items(), answers, strict=True):
+        items = answer["items"]
+        assert [(item["index"], item["id"]) for item in items] == [(i, r["id"]) for i, r in enumerate(records)], name
+        for record, item in zip(records, items, strict=True):
+            if record is NOT_A_DEAL:
+                assert "result" not in item and item["single_status"] == 422
+                assert [tuple(error) for error in item["problem"]["errors"]] == NOT_A_DEAL_ERRORS
+                assert item["problem"]["status"] == 422 and item["single"] == item["problem"]
+                continue
+            assert "result" in item and item["problem"] is None, (name, item)
+            result = item["result"]
+            assert item["single_status"] == 200
+            assert (result["id"], result["valid"], result["status"]) == (record["id"], True, "complete")
+            assert result["tricks"] == tricks(record)
+            assert len(result["scores"]) == record["players"] and sum(result["scores"]) == 0
+            assert result["claims_agree"] is (True if "claims" in record else None)
+            assert item["single"] == result and item["same_as_single"]
+        bad = records.count(NOT_A_DEAL)
+        assert answer["summary"] == {
+            "deals": len(records), "valid": len(records) - bad, "faulty": 0, "malformed": bad,
+            "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
+        }, name  # fmt: skip
