@@ -3,7 +3,9 @@ default settings), type-checked with ``tsc --strict`` and run with Node against 
 
 The README's request bodies are written into the program as typed literals, so they must
 compile against the generated request types; the spec's request examples are then sent
-through the client, and every answer must be a 200. Node and npm come from Debian's
+through the client, and every answer must be a 200. Batches of records (tests/clientbatch.py)
+are sent in their JSON form by a client made as the README makes it, and its typed items are read
+and compared with what evaluateDeal answers for each record. Node and npm come from Debian's
 packages (``make test`` installs them where it may); without them the test is skipped and
 says how to get them. The npm packages are pinned in tests/client_ts/package-lock.json.
 """
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.serving import ROOT, Gunicorn
 
 PACKAGE = Path(__file__).parent / "client_ts"
@@ -94,6 +97,62 @@ await main();
 """
 
 
+def readme_media_types() -> str:
+    """The media types the README's TypeScript example makes its openapi-fetch client for."""
+    [media] = re.findall(r"createClient<paths, ([^>]+)>\(", README)
+    return media
+
+
+def batch_program() -> str:
+    """A program that sends each batch of tests/clientbatch.py in the JSON form, then each of its
+    records to evaluateDeal, and prints what it reads from the typed answers."""
+    return f"""import createClient from "openapi-fetch";
+import type {{ components, paths }} from "./schema.js";
+import {{ isDeepStrictEqual }} from "node:util";
+
+type Schemas = components["schemas"];
+const batches: Schemas["EvaluateRequest"][][] = {json.dumps(list(BATCHES.values()))};
+const client = createClient<paths, {readme_media_types()}>({{ baseUrl: process.argv[2] }});
+
+function resultFacts(result: Schemas["EvaluateResponse"]) {{
+  return {{
+    id: result.id, valid: result.valid, status: result.status, tricks: result.tricks.length,
+    scores: result.score?.scores ?? null, claims_agree: result.claims?.agree ?? null,
+  }};
+}}
+function problemFacts(problem: Schemas["Problem"]) {{
+  return {{ status: problem.status, type: problem.type, errors: problem.errors.map((e) => [e.pointer, e.code]) }};
+}}
+
+async function read(records: Schemas["EvaluateRequest"][]) {{
+  const {{ data, error }} = await client.POST("/v1/deals/evaluate-batch", {{ body: {{ deals: records }} }});
+  if (data === undefined) throw new Error(JSON.stringify(error));
+  const items: unknown[] = [];
+  for (const item of data.results) {{
+    const single = await client.POST("/v1/deals/evaluate", {{ body: records[item.index] }});
+    const common = {{ index: item.index, id: item.id, single_status: single.response.status }};
+    if (item.result !== undefined) {{
+      items.push({{
+        ...common, result: resultFacts(item.result), problem: item.problem ?? null,
+        single: single.data === undefined ? null : resultFacts(single.data),
+        same_as_single: isDeepStrictEqual(item.result, single.data),
+      }});
+    }} else if (item.problem !== undefined) {{
+      items.push({{
+        ...common, problem: problemFacts(item.problem),
+        single: single.error === undefined ? null : problemFacts(single.error),
+      }});
+    }}
+  }}
+  const summary: Schemas["BatchSummary"] = data.summary;
+  return {{ items, summary }};
+}}
+const answers: unknown[] = [];
+for (const records of batches) answers.push(await read(records));
+console.log(JSON.stringify(answers));
+"""
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("client_ts")
@@ -108,6 +167,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert not [line for line in own if "warn" in line.lower()], generated
     (work / "examples.json").write_text(json.dumps([body for _, body in examples()]), encoding="utf-8")
     (work / "client.ts").write_text(program(), encoding="utf-8")
+    (work / "batch.ts").write_text(batch_program(), encoding="utf-8")
     return work
 
 
@@ -128,3 +188,33 @@ def test_the_typescript_client_gets_200_for_every_readme_body_and_example(workdi
     output = run(["node", "client.js", server.base], workdir, timeout=60)
     statuses = json.loads(output.strip().splitlines()[-1])
     assert statuses == [200] * (len(readme_bodies()) + len(examples()))
+
+
+def test_the_batch_items_read_through_the_typescript_types_match_evaluate_deal(workdir: Path, server: Gunicorn) -> None:
+    run(["npx", "--no-install", "tsc", "--strict", "--module", "nodenext", "--target", "es2022",
+         "--skipLibCheck", "batch.ts"], workdir)  # fmt: skip
+    output = run(["node", "batch.js", server.base], workdir, timeout=60)
+    answers = json.loads(output.strip().splitlines()[-1])
+    assert len(answers) == len(BATCHES)
+    for (name, records), answer in zip(BATCHES.items(), answers, strict=True):
+        items = answer["items"]
+        assert [(item["index"], item["id"]) for item in items] == [(i, r["id"]) for i, r in enumerate(records)], name
+        for record, item in zip(records, items, strict=True):
+            if record is NOT_A_DEAL:
+                assert "result" not in item and item["single_status"] == 422
+                assert [tuple(error) for error in item["problem"]["errors"]] == NOT_A_DEAL_ERRORS
+                assert item["problem"]["status"] == 422 and item["single"] == item["problem"]
+                continue
+            assert "result" in item and item["problem"] is None, (name, item)
+            result = item["result"]
+            assert item["single_status"] == 200
+            assert (result["id"], result["valid"], result["status"]) == (record["id"], True, "complete")
+            assert result["tricks"] == tricks(record)
+            assert len(result["scores"]) == record["players"] and sum(result["scores"]) == 0
+            assert result["claims_agree"] is (True if "claims" in record else None)
+            assert item["single"] == result and item["same_as_single"]
+        bad = records.count(NOT_A_DEAL)
+        assert answer["summary"] == {
+            "deals": len(records), "valid": len(records) - bad, "faulty": 0, "malformed": bad,
+            "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
+        }, name  # fmt: skip
