@@ -318,9 +318,9 @@ def test_the_markdown_report(kit: Path, tmp_path: Path, fake: Any, capsys: pytes
         "| `excuse` | 4 | 2 | 2 | 0 |",
         "| `golden` | 2 | 0 | 0 | 2 |",
         "| `golden` | 2 | slow |",
-        "| Case | File | First difference |",
+        "| Case | File | First difference | Faults in the answer |",
         "| `legal-cards/follow-suit/001` | `cases/legal-cards/follow-suit.json` "
-        '| `/legal: expected in any order ["1S", "KS", "EX"], got ["1S", "KS"]` |',
+        '| `/legal: expected in any order ["1S", "KS", "EX"], got ["1S", "KS"]` |  |',
     ):
         assert row in lines, row
     # Operations in the API's order, tags in alphabetical order.

@@ -20,6 +20,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service import texts
 from service.api.wire.errorcodes import FieldErrorCode
@@ -193,6 +195,61 @@ def test_13_compiled_catalogs_are_those_of_the_po_files() -> None:
         assert po.with_suffix(".mo").read_bytes() == compiled.getvalue(), (
             f"{po.name} ({po.parent.parent.name}) is stale"
         )
+
+
+# ---- tricks are said from 1, fields count them from 0 ------------------------------------------
+
+
+def trick_placeholders(text: str) -> set[str]:
+    """The placeholders an English text says a trick with: "trick {trick}", "trick is {correct}"."""
+    return set(re.findall(r"\b[Tt]rick(?: is)? \{(\w+)\}", text))
+
+
+TRICK_KEYS = {key for key, forms in EN.items() if any(trick_placeholders(text) for text in forms)}
+
+
+def test_13_every_trick_a_text_names_is_said_from_one() -> None:
+    assert {"violation.wrong_leader", "claim.trick_winner", "claim.first_violation.trick"} <= TRICK_KEYS
+    for key in TRICK_KEYS:
+        said = {name for text in EN[key] for name in trick_placeholders(text)}
+        assert said <= texts.TRICKS_BY_KEY.get(key, {texts.TRICK}), f"{key}: {sorted(said)} not said from 1"
+
+
+@given(st.integers(min_value=0, max_value=30))
+def test_13_trick_index_t_is_said_t_plus_1_in_both_languages(t: int) -> None:
+    # Seats and the other numbers are far from any trick, so that each number found is the trick's.
+    args: dict[str, Any] = {"seat": 901, "leader": 902, "correct": 903, "claimed": 904}
+    for language in texts.LANGUAGES:
+        catalog = texts.catalog(language)
+        for key in sorted(TRICK_KEYS):
+            names = texts.TRICKS_BY_KEY.get(key, {texts.TRICK})
+            values = {**args, **dict.fromkeys(names, json.dumps(t) if key in texts.TRICKS_BY_KEY else t)}
+            wanted = placeholders(EN[key][0])
+            text = catalog.render(Message(key, tuple((n, v) for n, v in values.items() if n in wanted)))
+            numbers = [int(n) for n in re.findall(r"\d+", text) if int(n) < 900]
+            assert numbers == [t + 1] * len(names), (language, key, text)
+    # Not a number (a claimed first fault outside the play): said as it is.
+    fr = texts.catalog("fr").render(Message("claim.first_violation.trick", (("correct", "3"), ("claimed", "null"))))
+    assert fr == f"Pli de la première faute{NBSP}: 4, pas null."
+
+
+def test_13_the_service_says_tricks_from_1_and_keeps_its_fields_from_0(client: FlaskClient) -> None:
+    [case] = [c for c in kit_cases("evaluate") if c["id"] == "evaluate/first-lead/003"]
+    claims = {"trick_winners": [2], "first_violation": {"code": "wrong_leader", "trick": 5, "seat": 0}}
+    en, fr = both(client, "/v1/deals/evaluate", dict(case["request"], claims=claims))
+    violation = en["violations"][0]
+    assert (violation["code"], violation["trick"]) == ("wrong_leader", 0)
+    assert " led trick 1; " in violation["message"]
+    assert f" a entamé le pli 1{NBSP}; " in fr["violations"][0]["message"]
+    mismatches = {m["pointer"]: m for m in en["claims"]["mismatches"]}
+    winner = mismatches["/claims/trick_winners/0"]
+    assert winner["message"].startswith("Trick 1 was won by seat ")
+    first = mismatches["/claims/first_violation/trick"]
+    assert (first["claimed"], first["correct"]) == (5, 0)
+    assert first["message"] == "The first fault's trick is 1, not 6."
+    french = {m["pointer"]: m["message"] for m in fr["claims"]["mismatches"]}
+    assert french["/claims/trick_winners/0"].startswith("Le pli 1 a été remporté par le joueur ")
+    assert french["/claims/first_violation/trick"] == f"Pli de la première faute{NBSP}: 1, pas 6."
 
 
 # ---- negotiation ----------------------------------------------------------------------------

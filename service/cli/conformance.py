@@ -30,6 +30,8 @@ from typing import IO, Any, NamedTuple, Protocol
 import orjson
 
 from .errors import PROG, CommandError, reason, warn
+from .faults import Fault, details, faults_of
+from .faults import summary as faults_summary
 from .junit import xml_text
 from .kit import MISSING, Case, CaseFile, Difference, compare, default_kit, load_kit
 from .urls import ServiceUrl, url_argument
@@ -251,6 +253,8 @@ class Outcome(NamedTuple):
     """A skipped case: the --skip-tag (tag, reason) that skipped it."""
     unasked: bool = False
     """Failed without being posed: the implementation had stopped answering (``error`` says why)."""
+    faults: tuple[Fault, ...] = ()
+    """A failed case's answer: the violations it lists (an evaluation's), in its order."""
 
 
 def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implementation: Implementation) -> list[Outcome]:
@@ -276,7 +280,10 @@ def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implement
             outcomes.append(Outcome(case, FAILED, error=gone))
             continue
         differences = compare(case, answer)
-        outcomes.append(Outcome(case, FAILED if differences else PASSED, tuple(differences)))
+        if differences:
+            outcomes.append(Outcome(case, FAILED, tuple(differences), faults=faults_of(answer)))
+        else:
+            outcomes.append(Outcome(case, PASSED))
     return outcomes
 
 
@@ -402,6 +409,8 @@ def print_details(summary: Summary, out: IO[str]) -> None:
         case = outcome.case
         print(labelled(f"{case.id} ({case.file})", case.description), file=out)
         lines = [outcome.error] if outcome.error else [difference_line(d) for d in outcome.differences]
+        if outcome.faults:
+            lines.append(labelled(say("conformance.answer_faults"), faults_summary(outcome.faults)))
         for line in lines:
             print(f"    {line}", file=out)
     if len(summary.failures) > LISTED:
@@ -435,6 +444,8 @@ def junit_tree(files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> ET.Ele
                     count = len(outcome.differences)
                     message = first if count == 1 else say("conformance.junit.differences", count, first=first)
                     kind, lines = JUNIT_MISMATCH, [difference_line(d, None) for d in outcome.differences]
+                if outcome.faults:
+                    lines += [say("text.heading", label=say("conformance.answer_faults")), *details(outcome.faults)]
                 failure = ET.SubElement(case, "failure", message=xml_text(message), type=kind)
                 failure.text = xml_text("\n".join([outcome.case.description, *lines]))
         _counted(suite, counts)
@@ -511,15 +522,18 @@ def markdown(summary: Summary, implementation: str) -> str:
         lines += _table(headers, rows, 0)
     lines += ["", "## " + say("conformance.report.failures"), ""]
     if summary.failures or summary.unasked:
-        headers = (
+        failure_headers = (
             say("conformance.report.header.case"),
             say("conformance.report.header.file"),
             say("conformance.report.header.first_difference"),
+            say("conformance.report.header.answer_faults"),
         )
+        # The last column: the root faults the answer found, each with its count of consequences.
         rows = [
-            [_code(o.case.id), _code(o.case.file), _code(first_difference(o))] for o in summary.failures[:REPORT_LISTED]
+            [_code(o.case.id), _code(o.case.file), _code(first_difference(o)), _cut(faults_summary(o.faults))]
+            for o in summary.failures[:REPORT_LISTED]
         ]
-        lines += _table(headers, rows, 0)
+        lines += _table(failure_headers, rows, 0)
         if len(summary.failures) > REPORT_LISTED:
             lines += ["", say("conformance.report.more", len(summary.failures) - REPORT_LISTED)]
         if summary.unasked:

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from service.api.pipeline.records import Tally
 
+from .faults import Fault, details, faults_of, summary
 from .inputs import Record
 from .words import labelled, say
 
@@ -24,14 +25,6 @@ POINTERS_NAMED = 5
 VALID = "valid"
 FAULTY = "faulty"
 MALFORMED = "malformed"
-
-
-class Violation(NamedTuple):
-    code: str
-    trick: int | None
-    seat: int | None
-    card: str | None
-    message: str
 
 
 class Mismatch(NamedTuple):
@@ -57,7 +50,8 @@ class Outcome(NamedTuple):
     """VALID, FAULTY or MALFORMED."""
     agree: bool | None
     """Whether its claims agree; None when it had none."""
-    violations: tuple[Violation, ...] = ()
+    violations: tuple[Fault, ...] = ()
+    """Every violation, in deal order (a root fault's consequences among them)."""
     mismatches: tuple[Mismatch, ...] = ()
     detail: str = ""
     """A malformed record: the problem's detail."""
@@ -94,9 +88,7 @@ def settle(record: Record, item: dict[str, Any], tally: Tally) -> Outcome:
         item["id"],
         verdict,
         agree,
-        violations=tuple(
-            Violation(v["code"], v["trick"], v["seat"], v["card"], v["message"]) for v in result["violations"]
-        ),
+        violations=faults_of(result),
         mismatches=()
         if claims is None
         else tuple(Mismatch(m["pointer"], m["claimed"], m["correct"], m["message"]) for m in claims["mismatches"]),
@@ -128,26 +120,17 @@ def shown(value: Any) -> str:
     return json.dumps(_plain(value))
 
 
-def violation_head(v: Violation) -> str:
-    """``renounce (trick 3, seat 1)``: the code as it is, where in the words of the language."""
-    where = [say("outcome.trick", trick=v.trick)] if v.trick is not None else []
-    where += [say("outcome.seat", seat=v.seat)] if v.seat is not None else []
-    return f"{v.code} ({', '.join(where)})" if where else v.code
-
-
-def violation_line(v: Violation) -> str:
-    card = f", {say('outcome.card', card=v.card)}" if v.card is not None else ""
-    return labelled(f"{violation_head(v)}{card}", v.message)
-
-
 def faulty_line(o: Outcome) -> str:
-    """``faulty deal: renounce (trick 3, seat 1), card 5H: …`` and how many violations more."""
+    """``faulty deal: renounce at trick 4 by seat 2 — and 6 consequences``: the root faults, each
+    with its count of consequences."""
     if not o.violations:
         return say("outcome.faulty_deal")
-    line = labelled(say("outcome.faulty_deal"), violation_line(o.violations[0]))
-    if len(o.violations) > 1:
-        line += " " + say("outcome.more_violations", len(o.violations) - 1)
-    return line
+    return labelled(say("outcome.faulty_deal"), summary(o.violations))
+
+
+def faulty_details(o: Outcome, indent: str, listed: int | None = None) -> list[str]:
+    """The root faults in the service's words, then their consequences (at most ``listed`` of each root)."""
+    return list(details(o.violations, indent, listed))
 
 
 def mismatch_line(m: Mismatch) -> str:
@@ -161,12 +144,11 @@ def error_line(e: FieldProblem) -> str:
 
 
 def failure_message(o: Outcome) -> str:
-    """One line: why a deal failed (``faulty deal: renounce (trick 3, seat 1); claims disagree: /claims/points``)."""
+    """One line: why a deal failed
+    (``faulty deal: renounce at trick 4 by seat 2 — and 6 consequences; claims disagree: /claims/points``)."""
     parts = []
-    if o.verdict == FAULTY and o.violations:
-        parts.append(labelled(say("outcome.faulty_deal"), violation_head(o.violations[0])))
-    elif o.verdict == FAULTY:
-        parts.append(say("outcome.faulty_deal"))
+    if o.verdict == FAULTY:
+        parts.append(faulty_line(o))
     if o.agree is False:
         pointers = [m.pointer for m in o.mismatches[:POINTERS_NAMED]]
         if len(o.mismatches) > POINTERS_NAMED:
@@ -176,11 +158,11 @@ def failure_message(o: Outcome) -> str:
 
 
 def failure_details(o: Outcome) -> str:
-    """Every violation and every mismatch, one a line."""
+    """Every violation, root faults first, and every mismatch, one a line."""
     lines = []
     if o.verdict == FAULTY:
         lines += [say("text.heading", label=say("outcome.faulty_deal"))]
-        lines += [f"  {violation_line(v)}" for v in o.violations]
+        lines += faulty_details(o, "  ")
     if o.agree is False:
         lines += [say("text.heading", label=say("outcome.claims_disagree"))]
         lines += [f"  {mismatch_line(m)} — {m.message}" for m in o.mismatches]

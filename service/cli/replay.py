@@ -25,13 +25,25 @@ from .errors import warn
 from .inputs import Source, count_lines, open_sources, read_records
 from .junit import JUnitReport
 from .local import evaluate_locally
-from .outcomes import FAULTY, MALFORMED, Outcome, error_line, error_message, faulty_line, mismatch_line, printable
+from .outcomes import (
+    FAULTY,
+    MALFORMED,
+    Outcome,
+    error_line,
+    error_message,
+    faulty_details,
+    faulty_line,
+    mismatch_line,
+    printable,
+)
 from .remote import Remote
 from .urls import url_argument
 from .words import labelled, number, say
 
 LISTED = 20
 """Failures printed; the JUnit report has them all."""
+CONSEQUENCES_LISTED = 3
+"""Consequences of a root fault printed; the others are counted (the JUnit report has them all)."""
 REMOTE_JOBS = 2
 BATCH_SIZE = 500
 
@@ -134,6 +146,7 @@ class Report:
             return
         if outcome.verdict == FAULTY:
             yield labelled(where, faulty_line(outcome))
+            yield from faulty_details(outcome, "    ", CONSEQUENCES_LISTED)
         if outcome.agree is False:
             yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
             yield from (f"    {mismatch_line(m)}" for m in outcome.mismatches)

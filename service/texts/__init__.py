@@ -13,6 +13,7 @@ Machine codes never depend on the language; only these words do.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -43,6 +44,16 @@ DEFAULT_LANGUAGE: Final = "en"
 LOCALES: Final = Path(__file__).parent / "locales"
 
 _SIGNED: Final = "+#,##0;-#,##0"
+
+TRICK: Final = "trick"
+"""The argument that holds a trick's index, in any catalog: 0-based as in every machine field,
+said from 1 (the first trick is "trick 1", « pli 1 »). :meth:`Catalog.render` adds the one;
+the code that makes a message passes the index as it is."""
+TRICKS_BY_KEY: Final[dict[str, frozenset[str]]] = {
+    # The claims check writes both values as JSON (an index, or null for a fault outside the play).
+    "claim.first_violation.trick": frozenset({"correct", "claimed"}),
+}
+"""Keys whose trick indexes come under other names than ``trick``: those names."""
 
 
 class CatalogError(RuntimeError):
@@ -75,7 +86,8 @@ class Catalog:
 
     def render(self, message: Message, *, sentence: bool = True) -> str:
         """``message`` in this language; a sentence starts with a capital letter."""
-        values = {name: self.value(arg) for name, arg in message.args}
+        tricks = TRICKS_BY_KEY.get(message.key, frozenset((TRICK,)))
+        values = {name: self.value(_from_one(arg) if name in tricks else arg) for name, arg in message.args}
         if message.count is not None:
             values["count"] = self.value(message.count)
         text = self.template(message.key, message.count).format_map(values)
@@ -131,6 +143,19 @@ class Catalog:
         # gettext chooses forms by an integer; for half points the language's own (CLDR) rule
         # says whether 1.5 is singular (French) or plural (English).
         return 1 if self.locale.plural_form(count.half / 2) == "one" else 2
+
+
+_INDEX_TEXT: Final = re.compile("0|[1-9][0-9]*")
+
+
+def _from_one(index: Arg) -> Arg:
+    """A trick index as people count tricks: 0 is the first trick, said 1. An index written as
+    JSON text counts alike; any other value (``null``) is left as it is."""
+    if isinstance(index, int):
+        return index + 1
+    if isinstance(index, str) and _INDEX_TEXT.fullmatch(index):
+        return str(int(index) + 1)
+    return index
 
 
 @lru_cache(maxsize=8)
