@@ -72,6 +72,14 @@ def server_cpu_seconds(pids: list[int]) -> float:
     return total / TICK
 
 
+def core_in_use(pure: bool) -> str:
+    """Which rules core a server started from this tree runs: compiled or pure Python."""
+    env = {**os.environ, "TAROT_RULES_PURE": "1"} if pure else None
+    code = "import service.rules as r; print('compiled' if r.COMPILED else 'pure Python')"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
 def _scripts(work: Path) -> dict[str, Path]:
     """A wrk script per batch kind, posting 100 copies of the single-deal body."""
     deal = json.loads((ROOT / "load" / "bodies" / "evaluate_4p.json").read_text(encoding="utf-8"))
@@ -90,14 +98,15 @@ def _scripts(work: Path) -> dict[str, Path]:
     return scripts
 
 
-def http_runs(seconds: int, rounds: int, connections: int, work: Path) -> dict[str, Any]:
+def http_runs(seconds: int, rounds: int, connections: int, work: Path, pure: bool = False) -> dict[str, Any]:
     """Deals/s and the server's CPU time per deal (master and workers summed) for one deal per
     request and for each form of batch; a warm-up round first, then ``rounds``, the order
     alternating; medians of per-round ratios, with their spread."""
     scripts = _scripts(work)
     rate: dict[str, list[float]] = {kind: [] for kind in KINDS}
     cpu_us: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    server = Server(free_port(), "service.wsgi:app", REPORTS / "batch-service.log")
+    env = {"TAROT_RULES_PURE": "1"} if pure else {}
+    server = Server(free_port(), "service.wsgi:app", REPORTS / "batch-service.log", env=env)
     try:
         pids = [server.proc.pid, *sorted(server.wait_for_workers(2))]
         for round_ in range(rounds + 1):
@@ -123,7 +132,7 @@ def http_runs(seconds: int, rounds: int, connections: int, work: Path) -> dict[s
     def ratios(kind: str, to: str, of: dict[str, list[float]]) -> list[float]:
         return [a / b for a, b in zip(of[kind], of[to], strict=True)]
 
-    out: dict[str, Any] = {"rounds": rounds, "seconds": seconds, "connections": connections}
+    out: dict[str, Any] = {"rounds": rounds, "seconds": seconds, "connections": connections, "core": core_in_use(pure)}
     for kind in KINDS:
         out[kind] = {
             "deals_per_s": statistics.median(rate[kind]),
@@ -304,15 +313,16 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--http-only", action="store_true", help="only the HTTP part")
+    parser.add_argument("--pure", action="store_true", help="serve with the pure-Python rules core")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        http = http_runs(args.seconds, args.rounds, args.connections, work)
+        http = http_runs(args.seconds, args.rounds, args.connections, work, args.pure)
         cli = None if args.http_only else cli_runs(work, 3)
         memory = None if args.http_only else memory_runs(work)
     print(
         f"\nBatches — {os.cpu_count()} CPUs; wrk -t2 -c{args.connections}; a warm-up round, then "
-        f"{args.rounds} rounds × {args.seconds} s per kind; medians\n"
+        f"{args.rounds} rounds × {args.seconds} s per kind; medians; rules core: {http['core']}\n"
     )
     print("| HTTP, 4-player deal | deals/s | server CPU µs/deal (range) | ÷ kept-alive single, CPU (range) | target |")
     print("|---|---:|---:|---:|---:|")
