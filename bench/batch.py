@@ -150,6 +150,69 @@ def http_runs(seconds: int, rounds: int, connections: int, work: Path, pure: boo
     return out
 
 
+STAGES_PROGRAM = """
+import json, sys, time
+import service.rules
+from service.api.operations.evaluate import digest_evaluation, dump_evaluation, record_of
+from service.api.pipeline.jsonio import dumps, parse_body
+from service.api.pipeline.records import _PLAN, line_item
+from service.rules.deal import evaluate_deal
+
+line = open(sys.argv[1], "rb").read().strip()
+data = parse_body(line)
+req = _PLAN.load(data)
+record = record_of(req)
+evaluation = evaluate_deal(record)
+full = dump_evaluation(evaluation)
+digest = digest_evaluation(evaluation)
+stages = {
+    "parse": lambda: parse_body(line),
+    "load": lambda: _PLAN.load(data),
+    "record": lambda: record_of(req),
+    "core": lambda: evaluate_deal(record),
+    "answer, full": lambda: dump_evaluation(evaluation),
+    "answer, summary": lambda: digest_evaluation(evaluation),
+    "encode, full": lambda: dumps(full),
+    "encode, summary": lambda: dumps(digest),
+    "a batch line, full": lambda: dumps(line_item(0, line)),
+    "a batch line, summary": lambda: dumps(line_item(0, line, detail="summary")),
+}
+out = {"compiled": service.rules.COMPILED}
+for name, work in stages.items():
+    best = float("inf")
+    for _ in range(7):
+        started = time.perf_counter()
+        for _ in range(2000):
+            work()
+        best = min(best, (time.perf_counter() - started) / 2000 * 1e6)
+    out[name] = best
+print(json.dumps(out))
+"""
+
+
+def stage_profile(work: Path) -> dict[str, dict[str, float]]:
+    """Where a batched deal's time goes, in process, stage by stage (best of 7 rounds of 2 000),
+    on the compiled core (where built) and on the pure one."""
+    body = work / "deal.json"
+    body.write_text((ROOT / "load" / "bodies" / "evaluate_4p.json").read_text(encoding="utf-8"), encoding="utf-8")
+    out = {}
+    for core, env in (("compiled", {}), ("pure", {"TAROT_RULES_PURE": "1"})):
+        done = subprocess.run(
+            [sys.executable, "-c", STAGES_PROGRAM, str(body)],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        result = json.loads(done.stdout)
+        if core == "compiled" and not result.pop("compiled"):
+            continue  # nothing compiled here
+        result.pop("compiled", None)
+        out[core] = result
+    return out
+
+
 def write_deals(path: Path, count: int) -> None:
     pool = [random_deal(seed, 3 + seed % 3) for seed in range(500)]
     with path.open("wb") as f:
@@ -317,6 +380,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        stages = stage_profile(work)
         http = http_runs(args.seconds, args.rounds, args.connections, work, args.pure)
         cli = None if args.http_only else cli_runs(work, 3)
         memory = None if args.http_only else memory_runs(work)
@@ -345,6 +409,15 @@ def main() -> int:
         else:
             cells += ["", ""]
         print("| " + " | ".join(cells) + " |")
+    cores = list(stages)
+    print(f"\nA 4-player deal in process, by stage (µs; best of 7 × 2 000): {' / '.join(cores)} core\n")
+    print("| stage | " + " | ".join(cores) + " |")
+    print("|---|" + "---:|" * len(cores))
+    for name in stages[cores[0]]:
+        print(f"| {name} | " + " | ".join(f"{stages[c][name]:.1f}" for c in cores) + " |")
+    if args.json and (cli is None or memory is None):
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"http": http, "stages": stages}, indent=2) + "\n", encoding="utf-8")
     if cli is None or memory is None:
         return 0
     print(f"\ntarot-rules replay, 10 000 deals in process: 1 job {cli['jobs_1_deals_per_s']:.0f} deals/s, "
@@ -357,7 +430,7 @@ def main() -> int:
           f"peak {memory['cli_peak_rss_mib']:.0f} MiB")  # fmt: skip
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        report = {"http": http, "cli": cli, "memory": memory}
+        report = {"http": http, "stages": stages, "cli": cli, "memory": memory}
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -15,6 +15,7 @@ from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
+from service.rules.variants import Rules
 from service.rules.verdicts import Violation, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
@@ -155,27 +156,27 @@ class EvaluateRequest(StrictSchema):
         errors.raise_any()
 
 
+def _contract(name: str | None, rules: Rules) -> Contract | None:
+    return None if name is None or name == PASS else contract_named(name, rules)
+
+
 def record_of(req: dict[str, Any]) -> DealRecord:
-    def contract(name: str | None) -> Contract | None:
-        return None if name is None or name == PASS else contract_named(name, req["rules"])
-
-    def opt(cards: list[int] | None) -> tuple[int, ...] | None:
-        return None if cards is None else tuple(cards)
-
+    """The core's record of a loaded request (card lists as tuples, contracts named)."""
+    rules, hands, dog, bids, discard = req["rules"], req["hands"], req["dog"], req["bids"], req["discard"]
     return DealRecord(
         players=req["players"],
         dealer=req["dealer"],
         plays=tuple(req["plays"]),
-        hands=None if req["hands"] is None else tuple(tuple(h) for h in req["hands"]),
-        dog=opt(req["dog"]),
-        contract=contract(req["contract"]),
+        hands=None if hands is None else tuple(map(tuple, hands)),
+        dog=None if dog is None else tuple(dog),
+        contract=_contract(req["contract"], rules),
         taker=req["taker"],
-        bids=None if req["bids"] is None else tuple(contract(b) for b in req["bids"]),
+        bids=None if bids is None else tuple(_contract(b, rules) for b in bids),
         called_card=req["called_card"],
-        discard=opt(req["discard"]),
+        discard=None if discard is None else tuple(discard),
         chelem_announced=req["chelem_announced"],
-        poignees=tuple(PoigneeShown(p["seat"], tuple(p["cards"])) for p in req["poignees"]),
-        rules=req["rules"],
+        poignees=tuple(PoigneeShown(p["seat"], tuple(p["cards"])) for p in req["poignees"]) if req["poignees"] else (),
+        rules=rules,
     )
 
 
@@ -349,16 +350,19 @@ def _violation(v: Violation, language: str) -> dict[str, Any]:
 
 def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The digest of an evaluation (``detail=summary``), without its claims (see :func:`answer_record`)."""
-    consequences = Counter(v.caused_by for v in ev.violations if v.caused_by is not None)
+    roots = []
+    if ev.violations:  # most deals have none: no counting then
+        consequences = Counter(v.caused_by for v in ev.violations if v.caused_by is not None)
+        roots = [
+            {**_violation(v, language), "index": i, "consequences": consequences[i]}
+            for i, v in enumerate(ev.violations)
+            if v.caused_by is None
+        ]
     return {
         "id": record_id,
         "status": ev.status,
         "valid": ev.valid,
-        "violations": [
-            {**_violation(v, language), "index": i, "consequences": consequences[i]}
-            for i, v in enumerate(ev.violations)
-            if v.caused_by is None
-        ],
+        "violations": roots,
         "violation_count": len(ev.violations),
         "scores": None if ev.score is None else list(ev.score.scores),
         "claims": None,

@@ -189,7 +189,8 @@ class BoundedList(CodedErrors, fields.List[Any]):
 
 
 class CardList(BoundedList):
-    """A list of card codes, loaded to the core's ints with one dictionary lookup per card.
+    """A list of card codes, loaded to a tuple of the core's ints with one dictionary lookup
+    per card (a tuple: what the core's records hold, so nothing is copied again).
 
     A deal carries some 150 cards; through ``List(CardField())`` each would pay for a full
     field call. Documented, validated and reported exactly as that list: a bad item is
@@ -199,16 +200,19 @@ class CardList(BoundedList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(CardField(), **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
+    # A tuple where marshmallow's List makes a list: the core's records hold tuples.
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> tuple[Any, ...]:
         if not isinstance(value, list):
-            return super()._deserialize(value, attr, data, **kwargs)
+            return tuple(super()._deserialize(value, attr, data, **kwargs))
         self.check_length(value)
         try:
-            cards = list(map(CARD_BY_CODE.get, value))  # only string keys: anything else is None
+            cards = tuple(map(CARD_BY_CODE.get, value))  # only string keys: anything else is None
         except TypeError:  # an unhashable item (a list, an object)
-            cards = [None]
+            cards = (None,)
         if None in cards:
-            return super()._deserialize(value, attr, data, **kwargs)  # slow path: the errors
+            return tuple(super()._deserialize(value, attr, data, **kwargs))  # slow path: the errors
         return cards
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[Any] | None:
