@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api.operations.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
+from service.api.pipeline.jsonio import BodyError, NotPlainError, parse_body, plain_items
 from service.api.pipeline.records import _PLAN
 from service.api.wire.claims import true_claims, true_claims_of
 from service.rules.deal import evaluate_deal
@@ -262,3 +263,50 @@ def test_the_claims_read_from_the_evaluation_are_those_of_the_answer(record: dic
     evaluation = evaluate_deal(record_of(req))
     full = dump_evaluation(evaluation)
     assert true_claims_of(evaluation, record["players"]) == true_claims(full, record["players"])
+
+
+@st.composite
+def batch_bodies(draw: st.DrawFn) -> bytes:
+    """A JSON batch body as a client might write it (any spacing), often damaged after."""
+    records = draw(st.lists(ODD_VALUES | st.dictionaries(st.sampled_from(["a", "b"]), ODD_VALUES), max_size=5))
+    indent = draw(st.sampled_from([None, 0, 2]))
+    separators = draw(st.sampled_from([(",", ":"), (", ", ": "), (" ,\n", " :\t")]))
+    text = json.dumps({"deals": records}, indent=indent, separators=separators)
+    damage = draw(st.sampled_from(["none", "none", "cut", "insert", "key", "twice", "bom", "escape"]))
+    if damage == "cut":
+        text = text[: draw(st.integers(0, len(text)))]
+    elif damage == "insert":
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from([",", "]", "}", " ", "NaN", '"x"', "{", "\n"])) + text[at:]
+    elif damage == "key":
+        text = text.rstrip()[:-1] + ', "other": 1}'
+    elif damage == "twice":
+        text = text.rstrip()[:-1] + ', "deals": []}'
+    elif damage == "bom":
+        text = "\ufeff" + text
+    elif damage == "escape":
+        text = text.replace('"deals"', '"\\u0064eals"', 1)
+    return text.encode()
+
+
+@settings(max_examples=400, deadline=None)
+@given(body=batch_bodies(), limit=st.integers(0, 6))
+def test_records_read_one_at_a_time_are_the_body_read_whole(body: bytes, limit: int) -> None:
+    # The JSON form reads a plain batch record by record; anything else it reads whole. Read
+    # record by record, a body must give exactly what reading it whole gives, or give way.
+    try:
+        whole: Any = parse_body(body)
+    except BodyError:
+        whole = None
+    items: list[Any] = []
+    try:
+        for item in plain_items(body, "deals", limit):
+            items.append(item)
+        plain = True
+    except NotPlainError:
+        plain = False
+    if plain:
+        assert isinstance(whole, dict) and list(whole) == ["deals"]
+        assert whole["deals"] == items and len(items) <= limit
+    elif isinstance(whole, dict) and isinstance(whole.get("deals"), list):
+        assert items == whole["deals"][: len(items)]  # what was given before giving way

@@ -251,17 +251,20 @@ class BatchTelemetry:
     the shared metric files (a lock and a pid check), a tenth of a deal's cost.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, every: int | None = BATCH_COUNTS_EVERY) -> None:
+        """``every``: None keeps every count until :meth:`done` (a batch that may still be
+        refused whole, whose deals must then not be counted)."""
         self._counters = _verdicts()
         self._pending: dict[tuple[Counter, tuple[str, ...]], int] = {}
         self._deals = 0
+        self._every = every
 
     def observe(self, evaluation: Evaluation) -> None:
         pending = self._pending
         for key in _evaluation_counts(self._counters, evaluation):
             pending[key] = pending.get(key, 0) + 1
         self._deals += 1
-        if self._deals % BATCH_COUNTS_EVERY == 0:
+        if self._every is not None and self._deals % self._every == 0:
             self._flush()
 
     def _flush(self) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 import flask
@@ -36,8 +36,9 @@ from service.rules.verdicts import msg
 from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
 from ..layers.language import request_language
-from ..pipeline.jsonio import dumps
-from ..pipeline.parsing import JSON, operation, query_choice, read_body, read_json, stalled
+from ..pipeline.jsonio import NotPlainError, dumps, plain_items
+from ..pipeline.parsing import JSON, load, operation, query_choice, read_body, read_json, stalled
+from ..pipeline.plans import LoadPlan
 from ..pipeline.records import (
     BATCH_MAX_LINES,
     JSON_BATCH_MAX_BYTES,
@@ -56,6 +57,7 @@ from ..pipeline.records import (
 from ..wire import examples
 from ..wire.common import StrictSchema
 from ..wire.fields import DETAILS, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from ..wire.problems import ProblemError
 from ..wire.responses import DETAIL, ProblemSchema
 from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
 
@@ -340,7 +342,25 @@ def _no_body(req: flask.Request) -> Response:
     """A request without a content type: an empty batch when it has no body either."""
     if read_body(req).strip():
         read_json(req, (JSON, NDJSON))  # refuses it: 415, naming the media types taken
-    return Response(dumps(_evaluate([], req)), mimetype=JSON)
+    return Response(dumps(_evaluate([], req, query_choice(req, "detail", DETAILS))), mimetype=JSON)
+
+
+_REQUEST_PLAN = LoadPlan(BatchRequest())
+
+
+def _json(req: flask.Request) -> Response:
+    """The JSON form: its records read one at a time while the body is plainly a batch, as an
+    NDJSON body's lines are; otherwise the body read whole, through the request schema, which
+    answers it exactly. (Either way, a fault of the body is found before a bad ``detail``.)"""
+    req.max_content_length = JSON_BATCH_MAX_BYTES
+    body = read_body(req)
+    try:
+        detail = query_choice(req, "detail", DETAILS)
+        answer = _evaluate(plain_items(body, "deals", JSON_BATCH_MAX_DEALS), req, detail)
+    except (NotPlainError, ProblemError):
+        records = load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))["deals"]
+        answer = _evaluate(records, req, query_choice(req, "detail", DETAILS))
+    return Response(dumps(answer), mimetype=JSON)
 
 
 @blp.route("/evaluate-batch", methods=["POST"])
@@ -350,7 +370,7 @@ def _no_body(req: flask.Request) -> Response:
     BatchRequest(),
     BatchResponse(),
     examples.EVALUATE_BATCH,
-    streams={NDJSON: _ndjson, "": _no_body},
+    streams={JSON: _json, NDJSON: _ndjson, "": _no_body},
     max_body=JSON_BATCH_MAX_BYTES,
     doc=_NDJSON_DOC,
     parameters=(DETAIL,),
@@ -378,25 +398,25 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     and 4 MiB; the answer is `{"results": [...], "summary": {...}}` with the same items.
     A request with neither a body nor a content type is an empty batch.
     """
-    return _evaluate(req["deals"], flask.request)
+    # Served by _json: this view documents the operation (the decorator reads its schemas).
+    return _evaluate(req["deals"], flask.request, query_choice(flask.request, "detail", DETAILS))
 
 
-def _evaluate(records: list[Any], req: flask.Request) -> dict[str, Any]:
+def _evaluate(records: Iterable[Any], req: flask.Request, detail: str) -> dict[str, Any]:
     """The JSON form's answer: an item per record, and the summary.
 
     Each item is written as JSON as soon as it is made, and each record let go once answered,
     so the batch holds bytes rather than a growing heap of objects: a hundred answers kept as
     objects cost the worker more in garbage collection than their evaluation's record loads
-    (measured in docs/performance.md). The bytes go into the answer as they are.
+    (measured in docs/performance.md). The bytes go into the answer as they are. The counts
+    reach the metrics at the end only: until then the batch may still be refused whole.
     """
-    counts = telemetry.BatchTelemetry()
+    counts = telemetry.BatchTelemetry(every=None)
     tally = Tally()
     results = []
     pause = pacer(req.environ)
     language = request_language(req)
-    detail = query_choice(req, "detail", DETAILS)
-    for index, data in enumerate(records):
-        records[index] = None
+    for index, data in enumerate(_released(records)):
         item = record_item(index, data, counts.observe, language=language, detail=detail)
         del data
         tally.count(item)
@@ -405,3 +425,13 @@ def _evaluate(records: list[Any], req: flask.Request) -> dict[str, Any]:
     summary = tally.summary()
     counts.done(req.environ, summary)
     return {"results": results, "summary": summary}
+
+
+def _released(records: Iterable[Any]) -> Iterator[Any]:
+    """The records one by one, a list's let go of as they are taken."""
+    if not isinstance(records, list):
+        yield from records
+        return
+    for index in range(len(records)):
+        record, records[index] = records[index], None
+        yield record

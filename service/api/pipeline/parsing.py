@@ -194,7 +194,7 @@ def operation(
     ``parameters`` names the components of the query parameters it reads. A view may answer
     with a Response of its own (another media type); otherwise its answer is sent as JSON.
     """
-    accepted = (JSON, *(kind for kind in streams or {} if kind))
+    accepted = tuple(dict.fromkeys((JSON, *(kind for kind in streams or {} if kind))))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
         documented = blp.doc(operationId=operation_id, parameters=[ACCEPT_LANGUAGE, *parameters], **(doc or {}))(
