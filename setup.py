@@ -13,6 +13,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 LOCALES = Path("service", "texts", "locales")
@@ -60,19 +61,40 @@ INTERPRETED = {
 """Modules of the core that stay Python in a compiled build: off the hot path of a valid deal."""
 
 
+COMPILE = os.environ.get("TAROT_RULES_COMPILE") == "1"
+STAMP = "compiled.txt"
+
+
 def compiled_rules() -> list:  # type: ignore[type-arg]
     """The rules core's extension modules, when asked for."""
-    if os.environ.get("TAROT_RULES_COMPILE") != "1":
+    if not COMPILE:
         return []
     from mypyc.build import mypycify
 
+    # No stamp until the build succeeds: a failed build must not leave older modules looking current.
+    (RULES / STAMP).unlink(missing_ok=True)
     modules = sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
-    (RULES / "compiled.txt").write_text(rules_digest() + "\n", encoding="ascii")
     return mypycify(modules, opt_level="3", group_name="service.rules.core")
 
 
+class BuildRules(build_ext):
+    """Builds the compiled core, then stamps it with the digest of the sources it was built from;
+    in place, the extension modules of an earlier build go first (a module no longer compiled,
+    or gone, must not be found compiled)."""
+
+    def run(self) -> None:
+        if self.inplace:
+            for old in RULES.glob("*.so"):
+                old.unlink()
+        super().run()
+        if self.extensions:
+            target = RULES if self.inplace else Path(self.build_lib, RULES)
+            target.mkdir(parents=True, exist_ok=True)
+            (target / STAMP).write_text(rules_digest() + "\n", encoding="ascii")
+
+
 setup(
-    cmdclass={"build_py": BuildWithCatalogs},
+    cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildRules},
     ext_modules=compiled_rules(),
-    package_data={"service.rules": ["compiled.txt"]} if os.environ.get("TAROT_RULES_COMPILE") == "1" else {},
+    package_data={"service.rules": [STAMP]} if COMPILE else {},
 )

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api.operations.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
-from service.api.pipeline.jsonio import BodyError, NotPlainError, parse_body, plain_items
+from service.api.pipeline.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
 from service.api.pipeline.records import _PLAN
 from service.api.wire.claims import true_claims, true_claims_of
 from service.rules.deal import evaluate_deal
@@ -310,3 +310,40 @@ def test_records_read_one_at_a_time_are_the_body_read_whole(body: bytes, limit: 
         assert whole["deals"] == items and len(items) <= limit
     elif isinstance(whole, dict) and isinstance(whole.get("deals"), list):
         assert items == whole["deals"][: len(items)]  # what was given before giving way
+
+
+LONE_SURROGATES = st.sampled_from(["\ud800", "x\udfff", "\udc00\ud800", "ok"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(record=valid_records(), text=LONE_SURROGATES, where=st.sampled_from(["id", "key", "card"]))
+def test_text_that_is_not_unicode_is_answered_never_a_500(
+    app: Flask, record: dict[str, Any], text: str, where: str
+) -> None:
+    # JSON can escape a lone surrogate (\ud800); a client's id or field name holding one is
+    # echoed as such, in every form, never a failure to write the answer.
+    if where == "id":
+        record = {**record, "id": text}
+    elif where == "key":
+        record = {**record, text: 1}
+    else:
+        record = {**record, "plays": [text, *record["plays"][1:]]}
+    client = app.test_client()
+    body = json.dumps(record)
+    single = client.post("/v1/deals/evaluate", data=body, content_type="application/json")
+    assert single.status_code in (200, 422), single.data[:200]
+    expected = single_item(client, 0, body.encode(), record)
+    answer = client.post("/v1/deals/evaluate-batch", data='{"deals":[' + body + "]}", content_type="application/json")
+    assert answer.get_json()["results"] == [expected]
+    items, _ = post_lines(client, body.encode() + b"\n")
+    assert items == [expected]
+
+
+def test_an_item_nested_deeper_than_a_record_is_read_with_the_whole_body() -> None:
+    # Alone, an item nested near the parser's depth limit could pass where, two levels deeper
+    # in the whole body, it fails: such an item gives way to the whole body's reading.
+    nested = "[" * (PLAIN_MAX_CONTAINERS + 1) + "]" * (PLAIN_MAX_CONTAINERS + 1)
+    with pytest.raises(NotPlainError):
+        list(plain_items(f'{{"deals": [{nested}]}}'.encode(), "deals", 5))
+    within = "[" * PLAIN_MAX_CONTAINERS + "]" * PLAIN_MAX_CONTAINERS
+    assert len(list(plain_items(f'{{"deals": [{within}]}}'.encode(), "deals", 5))) == 1

@@ -120,3 +120,31 @@ def app_client() -> FlaskClient:
     from service.app import create_app
 
     return create_app().test_client()
+
+
+def _copy_of_the_core(tmp_path: Any) -> Any:
+    import shutil
+
+    shutil.copytree(ROOT / "service" / "rules", tmp_path / "service" / "rules")
+    (tmp_path / "service" / "__init__.py").write_text("", encoding="utf-8")
+    return tmp_path / "service" / "rules"
+
+
+def _compiled_in(where: Any, **env: str) -> bool:
+    code = "import service.rules as r, service.rules.replay as p; print(r.COMPILED, p.__file__.endswith('.py'))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=where, env={**os.environ, **env}, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[1] == str(out[0] == "False"), "the modules come from where the package says"
+    return out[0] == "True"
+
+
+def test_a_build_from_other_sources_is_never_run(tmp_path: Any) -> None:
+    rules = _copy_of_the_core(tmp_path)
+    assert _compiled_in(tmp_path)
+    assert not _compiled_in(tmp_path, TAROT_RULES_PURE="1")
+    with (rules / "table.py").open("a", encoding="utf-8") as f:
+        f.write("\n# edited since the build\n")
+    assert not _compiled_in(tmp_path)
+    (rules / "compiled.txt").unlink()
+    assert not _compiled_in(tmp_path)

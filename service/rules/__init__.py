@@ -11,12 +11,13 @@ left over from an older source is never run, and the pure core can always be ask
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
-from importlib.machinery import ModuleSpec
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
@@ -49,12 +50,21 @@ class _Sources(MetaPathFinder):
 
 
 def _compiled_usable() -> bool:
-    if os.environ.get(PURE_VARIABLE) or not any(_HERE.glob("core__mypyc.*")):
+    # Built for this interpreter, from these very sources, and loadable here (a tree mounted
+    # where its C library is missing runs pure rather than not at all).
+    library = _HERE / f"core__mypyc{EXTENSION_SUFFIXES[0]}"
+    if os.environ.get(PURE_VARIABLE) or not library.is_file():
         return False
     try:
-        return STAMP.read_text(encoding="ascii").strip() == sources_digest()
+        if STAMP.read_text(encoding="ascii").strip() != sources_digest():
+            return False
     except OSError:
         return False
+    try:
+        importlib.import_module(f"{__name__}.core__mypyc")
+    except ImportError:
+        return False
+    return True
 
 
 COMPILED: bool = _compiled_usable()

@@ -88,6 +88,10 @@ def parse_body(data: bytes) -> Any:
         raise BodyError(msg("error.malformed_json.long_number")) from None
 
 
+PLAIN_MAX_CONTAINERS = 64
+"""Most arrays and objects in one item that :func:`plain_items` reads alone."""
+
+
 class NotPlainError(Exception):
     """The body is not in the plain shape :func:`plain_items` reads: read it whole instead."""
 
@@ -118,10 +122,15 @@ def plain_items(data: bytes, key: str, limit: int) -> Iterator[Any]:
     if _CLOSE.match(text, at):
         return
     for _ in range(limit):
+        start = at
         try:
             item, at = _DECODER.raw_decode(text, at)
         except (ValueError, RecursionError):  # JSONDecodeError, BodyError and the others
             raise NotPlainError from None
+        # Parsed whole, an item sits two levels deeper: one nested close to the parser's depth
+        # limit could pass alone and not there. A deal record holds a dozen arrays and objects.
+        if text.count("[", start, at) + text.count("{", start, at) > PLAIN_MAX_CONTAINERS:
+            raise NotPlainError
         yield item
         if _CLOSE.match(text, at):
             return
@@ -133,7 +142,12 @@ def plain_items(data: bytes, key: str, limit: int) -> Iterator[Any]:
 
 
 def dumps(obj: Any) -> bytes:
-    return orjson.dumps(obj)
+    try:
+        return orjson.dumps(obj)
+    except orjson.JSONEncodeError:
+        # A string that is not Unicode text (a lone surrogate escaped in a request, echoed back
+        # as an id or a field name): JSON can say it only as an escape, which orjson does not write.
+        return json.dumps(obj, separators=(",", ":")).encode()
 
 
 class OrjsonProvider(JSONProvider):
