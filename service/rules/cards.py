@@ -89,6 +89,8 @@ SUIT_MASKS: Final[tuple[CardMask, ...]] = tuple(sum(1 << c for c in range(DECK_S
 """Indexed by :class:`Suit`: every card of that suit (index 4: the 21 trumps)."""
 
 TRUMPS: Final[CardMask] = SUIT_MASKS[Suit.TRUMPS]
+BIT: Final[tuple[CardMask, ...]] = tuple(1 << card for card in range(DECK_SIZE))
+"""Each card as a one-card set: looked up, not computed, in the deal replay's inner loop."""
 EXCUSE_BIT: Final[CardMask] = 1 << EXCUSE
 FULL_DECK: Final[CardMask] = (1 << DECK_SIZE) - 1
 OUDLERS: Final[CardMask] = (1 << PETIT) | (1 << MONDE) | EXCUSE_BIT
@@ -147,7 +149,7 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
     """The set of ``cards`` as a bit mask."""
     mask = 0
     for card in cards:
-        mask |= 1 << card
+        mask |= BIT[card]
     return mask
 
 

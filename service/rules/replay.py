@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
+from .cards import BIT, EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
 from .frozen import copied_by_constructor
 from .play import Trick, best_card, card_violation, legal_cards, legal_for, opening_ban
 from .record import DealContext, DealRecord
@@ -190,8 +190,9 @@ def _replay(
         in_trick = 0
         for seat, card in zip(_SEATS_FROM[n][leader], cards, strict=False):  # a trick in progress is short
             hand = hands[seat]
-            bit = 1 << card
-            if played & bit or not hand & bit:
+            bit = BIT[card]
+            held = hand & bit
+            if played & bit or not held:
                 if roots is None:
                     return None
                 code = (
@@ -216,7 +217,7 @@ def _replay(
                 legal = legal_for(hand, suit, top, ban).cards
                 before = _SEATS_FROM[n][leader][: in_trick.bit_count()]
                 _illegal_card(roots, broken, index, seat, card, before, suit, top, ban, legal)
-            hands[seat] = hand & ~bit
+            hands[seat] = hand ^ bit if held else hand  # the card leaves the hand that held it
             played |= bit
             in_trick |= bit
             card_suit = SUIT_OF[card]
