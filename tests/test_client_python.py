@@ -29,6 +29,7 @@ import yaml
 
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.conftest import deal_request, golden
+from tests.dealgen import random_deal
 from tests.serving import ROOT, VENV_BIN, Gunicorn
 
 SPEC = ROOT / "openapi.yaml"
@@ -196,3 +197,39 @@ def test_the_readme_python_example_prints_what_the_readme_says(client_package: s
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout == printed
+
+
+def test_the_batch_digest_reads_typed_through_the_client(client_package: str, server: Gunicorn) -> None:
+    # detail=summary: each item's typed DealDigest is the full answer reduced, root faults
+    # counted with their consequences (a deal with two cards swapped among the records).
+    package: ModuleType = importlib.import_module(client_package)
+    models = importlib.import_module(f"{client_package}.models")
+    unset = importlib.import_module(f"{client_package}.types").Unset
+    batch = importlib.import_module(f"{client_package}.api.batch.evaluate_deal_batch")
+    client = package.Client(base_url=server.base)
+    legal = random_deal(3, 4)
+    faulty = {**legal, "plays": [legal["plays"][1], legal["plays"][0], *legal["plays"][2:]], "id": "swapped"}
+    records = [legal, faulty]
+    body = models.BatchRequest.from_dict({"deals": records})
+    full = batch.sync(client=client, body=body)
+    digest = batch.sync(client=client, body=body, detail=models.Detail.SUMMARY)
+    assert isinstance(full, models.BatchResponse) and isinstance(digest, models.BatchResponse)
+    for whole, brief in zip(full.results, digest.results, strict=True):
+        assert isinstance(brief.digest, models.DealDigest) and isinstance(brief.result, unset)
+        result = whole.result.to_dict()
+        violations = result["violations"]
+        assert brief.digest.to_dict() == {
+            "id": result["id"],
+            "status": result["status"],
+            "valid": result["valid"],
+            "violations": [
+                {**v, "index": i, "consequences": sum(w["caused_by"] == i for w in violations)}
+                for i, v in enumerate(violations)
+                if v["caused_by"] is None
+            ],
+            "violation_count": len(violations),
+            "scores": None if result["score"] is None else result["score"]["scores"],
+            "claims": None,
+        }
+    roots = digest.results[1].digest.violations
+    assert len(roots) == 1 and roots[0].consequences == digest.results[1].digest.violation_count - 1
