@@ -10,7 +10,7 @@ import signal
 import tempfile
 
 from service.connection import DRAINING
-from service.worker import ConnectionLimits
+from service.worker import ConnectionLimits, refuse_unsupported
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 
@@ -65,7 +65,10 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 
 
 def on_starting(server):
-    """Create the metrics directory and wipe it: a previous run's files would add to our counts."""
+    """Refuse settings the server cannot honour (TLS, HTTP/2: gunicorn prints the reason and
+    exits 1); create the metrics directory and wipe it: a previous run's files would add to
+    our counts."""
+    refuse_unsupported(server.cfg)
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(directory, exist_ok=True)
     for entry in os.scandir(directory):

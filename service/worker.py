@@ -91,6 +91,25 @@ _ACCEPT_STARVED = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 _GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
 
 
+def refuse_unsupported(cfg: Any) -> None:
+    """Refuse, at start-up, gunicorn settings this server would otherwise ignore.
+
+    The worker reads and writes its sockets itself, in plain HTTP/1.1: given a certificate it
+    would still speak plain HTTP, and asked for HTTP/2 it would still speak HTTP/1.1. An
+    operator who asked for either is told so before any client is, with what to do instead.
+    """
+    refused = []
+    if cfg.is_ssl:
+        refused.append(
+            "TLS (certfile/keyfile): this server speaks plain HTTP; terminate TLS in front of it "
+            "(an ingress or a proxy)"
+        )
+    if "h2" in (getattr(cfg, "http_protocols", None) or ()):
+        refused.append("HTTP/2 (http_protocols h2): this server speaks HTTP/1.1; leave http_protocols at h1")
+    if refused:
+        raise RuntimeError("settings this server cannot honour: " + "; ".join(refused))
+
+
 @dataclass(frozen=True)
 class ConnectionLimits:
     """How long a connection may take over each part of a request, in seconds."""

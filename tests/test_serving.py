@@ -228,3 +228,42 @@ def test_sighup_reloads_the_workers_without_failing_a_request() -> None:
         after = worker_pids(g.pid)
     assert len(after) == 2 and not after & before, "two new workers replaced the old ones"
     assert set(results) == {200}, Counter(results)
+
+
+def test_tls_settings_are_refused_at_start_up_not_ignored(tmp_path: Path) -> None:
+    # The worker speaks plain HTTP/1.1 on its sockets: a certificate would be silently unused.
+    import subprocess
+
+    from tests.serving import ROOT, VENV_BIN
+
+    done = subprocess.run(
+        [str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--certfile", os.devnull, "--keyfile", os.devnull,
+         "-b", "127.0.0.1:0", "service.wsgi:app"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "settings this server cannot honour: TLS (certfile/keyfile)" in done.stderr
+    assert "Booting worker" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    ("settings", "refused"),
+    [
+        ({"is_ssl": True, "http_protocols": ["h1"]}, ["TLS"]),
+        ({"is_ssl": False, "http_protocols": ["h2", "h1"]}, ["HTTP/2"]),
+        ({"is_ssl": True, "http_protocols": ["h2"]}, ["TLS", "HTTP/2"]),
+        ({"is_ssl": False, "http_protocols": ["h1"]}, []),
+    ],
+)
+def test_settings_the_server_cannot_honour_are_named(settings: dict[str, Any], refused: list[str]) -> None:
+    from types import SimpleNamespace
+
+    from service.worker import refuse_unsupported
+
+    if not refused:
+        refuse_unsupported(SimpleNamespace(**settings))
+        return
+    with pytest.raises(RuntimeError) as error:
+        refuse_unsupported(SimpleNamespace(**settings))
+    assert [name for name in ("TLS", "HTTP/2") if name in str(error.value)] == refused
