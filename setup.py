@@ -46,7 +46,9 @@ RULES = Path("service", "rules")
 
 
 def rules_digest() -> str:
-    """What service.rules.sources_digest computes, without importing the package."""
+    """What service.rules.sources_digest computes, restated: importing the package here would run
+    its check for a compiled core inside the build. Were the two to differ, no build would ever
+    be used, and tests/test_rules_compiled.py fails (CI requires the compiled core)."""
     digest = hashlib.sha256()
     for path in sorted(RULES.glob("*.py")):
         if path.name != "__init__.py":

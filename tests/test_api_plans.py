@@ -68,7 +68,7 @@ def assert_same(path: str, data: Any) -> bool:
 
 
 def test_every_operation_has_a_valid_body_and_a_served_plan() -> None:
-    assert set(SCHEMAS) == set(BODIES) == set(PLANS)
+    assert set(BODIES) == {PATHS[name] for name in OPERATIONS}
     assert all(plan.schema is SCHEMAS[path] for path, plan in PLANS.items())
 
 

@@ -3,8 +3,8 @@
 A violation with ``caused_by`` set follows from the earlier root fault at that index. The
 replay's text and JUnit report and the conformance runner's reports name the roots first, in
 the service's words, each with its count of consequences, and list the consequences after,
-under their root. Tricks are said from 1, as everywhere for people. On this branch the rules
-core still leaves every ``caused_by`` null: the answers here have it set by hand.
+under their root. Tricks are said from 1, as everywhere for people. The answers here have
+``caused_by`` drawn at will, consistent or not; the replay's end-to-end test reads the core's own.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ def answers(draw: st.DrawFn) -> tuple[Fault, ...]:
         trick = draw(st.none() | st.integers(min_value=0, max_value=23))
         seat = draw(st.none() | st.integers(min_value=0, max_value=4))
         card = draw(st.none() | st.sampled_from(["5H", "EX", "21T"]))
-        faults.append(Fault(f"code{i}", trick, seat, card, f"message {i}", cause))
+        faults.append(Fault(f"code{i}", trick, seat, card, f"message {i}.", cause))
         if cause is None:
             root_indexes.append(i)
     return tuple(faults)

@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 from service.api.operations.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
 from service.api.pipeline.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
 from service.api.pipeline.records import _PLAN
-from service.api.wire.claims import true_claims, true_claims_of
+from service.api.wire.claims import true_claims_of
 from service.rules.deal import evaluate_deal
 
 from .dealgen import random_deal
-from .test_api_batch import ANSWER, _validator, post_lines
+from .test_api_batch import ANSWER, _validator, post_lines, true_claims
+from .test_api_plans import _nodes
 
 DIGEST = _validator("DealDigest")
 
@@ -65,15 +66,6 @@ def valid_records(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         deal["claims"] = {"valid": draw(st.booleans())}
     return deal
-
-
-def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        out += [p for key, item in value.items() for p in _nodes(item, (*path, key))]
-    elif isinstance(value, list):
-        out += [p for i, item in enumerate(value) for p in _nodes(item, (*path, i))]
-    return out
 
 
 @st.composite
@@ -266,8 +258,9 @@ def test_the_claims_read_from_the_evaluation_are_those_of_the_answer(record: dic
 
 
 @st.composite
-def batch_bodies(draw: st.DrawFn) -> bytes:
-    """A JSON batch body as a client might write it (any spacing), often damaged after."""
+def batch_bodies(draw: st.DrawFn) -> tuple[bytes, int | None]:
+    """A JSON batch body as a client might write it (any spacing), often damaged after; with its
+    number of records when it was left whole."""
     records = draw(st.lists(ODD_VALUES | st.dictionaries(st.sampled_from(["a", "b"]), ODD_VALUES), max_size=5))
     indent = draw(st.sampled_from([None, 0, 2]))
     separators = draw(st.sampled_from([(",", ":"), (", ", ": "), (" ,\n", " :\t")]))
@@ -286,12 +279,13 @@ def batch_bodies(draw: st.DrawFn) -> bytes:
         text = "\ufeff" + text
     elif damage == "escape":
         text = text.replace('"deals"', '"\\u0064eals"', 1)
-    return text.encode()
+    return text.encode(), len(records) if damage == "none" else None
 
 
 @settings(max_examples=400, deadline=None)
-@given(body=batch_bodies(), limit=st.integers(0, 6))
-def test_records_read_one_at_a_time_are_the_body_read_whole(body: bytes, limit: int) -> None:
+@given(drawn=batch_bodies(), limit=st.integers(0, 6))
+def test_records_read_one_at_a_time_are_the_body_read_whole(drawn: tuple[bytes, int | None], limit: int) -> None:
+    body, whole_count = drawn
     # The JSON form reads a plain batch record by record; anything else it reads whole. Read
     # record by record, a body must give exactly what reading it whole gives, or give way.
     try:
@@ -305,6 +299,8 @@ def test_records_read_one_at_a_time_are_the_body_read_whole(body: bytes, limit: 
         plain = True
     except NotPlainError:
         plain = False
+    if whole_count is not None and whole_count <= limit:
+        assert plain, "a batch plainly written, within the limit, is read record by record"
     if plain:
         assert isinstance(whole, dict) and list(whole) == ["deals"]
         assert whole["deals"] == items and len(items) <= limit

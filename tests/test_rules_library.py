@@ -44,7 +44,7 @@ def _frozen_classes() -> list[type]:
             params = getattr(cls, "__dataclass_params__", None)
             if cls.__module__ == module.__name__ and params is not None and params.frozen:
                 found.append(cls)
-    assert dataclasses.is_dataclass(found[0])
+    assert found and all(dataclasses.is_dataclass(cls) for cls in found)
     return found
 
 

@@ -223,13 +223,15 @@ def test_13_trick_index_t_is_said_t_plus_1_in_both_languages(t: int) -> None:
         catalog = texts.catalog(language)
         for key in sorted(TRICK_KEYS):
             names = texts.TRICKS_BY_KEY.get(key, {texts.TRICK})
-            values = {**args, **dict.fromkeys(names, json.dumps(t) if key in texts.TRICKS_BY_KEY else t)}
+            values = {**args, **dict.fromkeys(names, t)}
             wanted = placeholders(EN[key][0])
             text = catalog.render(Message(key, tuple((n, v) for n, v in values.items() if n in wanted)))
             numbers = [int(n) for n in re.findall(r"\d+", text) if int(n) < 900]
             assert numbers == [t + 1] * len(names), (language, key, text)
     # Not a number (a claimed first fault outside the play): said as it is.
-    fr = texts.catalog("fr").render(Message("claim.first_violation.trick", (("correct", "3"), ("claimed", "null"))))
+    fr = texts.catalog("fr").render(
+        Message("claim.first_violation.trick", (("correct", 3), ("claimed", Message("claim.null"))))
+    )
     assert fr == f"Pli de la première faute{NBSP}: 4, pas null."
 
 

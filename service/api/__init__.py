@@ -10,7 +10,7 @@ from .operations import batch, evaluate, scoring, tricks
 from .ops import docs, ops
 from .wire import problems
 from .wire.fields import COMPONENTS, component_reference, default_in_words
-from .wire.responses import LANGUAGE_COMPONENTS, ProblemSchema
+from .wire.responses import SHARED_COMPONENTS, ProblemSchema
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -80,9 +80,9 @@ def init_app(app: Flask) -> None:
     api = TarotApi(app)
     for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)
-    for name, parameter in LANGUAGE_COMPONENTS["parameters"].items():
+    for name, parameter in SHARED_COMPONENTS["parameters"].items():
         api.spec.components.parameter(name, parameter["in"], parameter)
-    for name, header in LANGUAGE_COMPONENTS["headers"].items():
+    for name, header in SHARED_COMPONENTS["headers"].items():
         api.spec.components.header(name, header)
     converter = api.ma_plugin.converter
     converter.add_attribute_function(component_reference)

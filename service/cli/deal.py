@@ -21,8 +21,9 @@ import orjson
 
 from service.api.operations.evaluate import ID_MAX_LENGTH, PASS
 from service.api.pipeline.records import record_item
-from service.api.wire.claims import true_claims
+from service.api.wire.claims import true_claims_of
 from service.rules.cards import Card, format_card
+from service.rules.deal import Evaluation
 from service.rules.playout import random_deal
 from service.rules.record import DealRecord
 from service.rules.table import PLAYER_COUNTS
@@ -90,11 +91,11 @@ def request_of(record: DealRecord, record_id: str | None = None) -> dict[str, An
 
 def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
     """What the service's evaluation says of a request, as the claims an engine would make."""
-    item = record_item(0, request, language=language())
-    answer = item.get("result")
-    if answer is None:
+    evaluations: list[Evaluation] = []
+    item = record_item(0, request, evaluations.append, language=language())
+    if "problem" in item:
         raise CommandError(say("deal.not_evaluated", seed=str(seed), detail=item["problem"]["detail"]))
-    return true_claims(answer, request["players"])
+    return true_claims_of(evaluations[0], request["players"])
 
 
 def deal_lines(players: int, seed: int, count: int, id_prefix: str | None, claims: bool) -> Iterator[bytes]:

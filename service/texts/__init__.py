@@ -13,7 +13,6 @@ Machine codes never depend on the language; only these words do.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -50,7 +49,7 @@ TRICK: Final = "trick"
 said from 1 (the first trick is "trick 1", « pli 1 »). :meth:`Catalog.render` adds the one;
 the code that makes a message passes the index as it is."""
 TRICKS_BY_KEY: Final[dict[str, frozenset[str]]] = {
-    # The claims check writes both values as JSON (an index, or null for a fault outside the play).
+    # The claimed and the correct first fault's trick (each an index, or null outside the play).
     "claim.first_violation.trick": frozenset({"correct", "claimed"}),
 }
 """Keys whose trick indexes come under other names than ``trick``: those names."""
@@ -145,17 +144,10 @@ class Catalog:
         return 1 if self.locale.plural_form(count.half / 2) == "one" else 2
 
 
-_INDEX_TEXT: Final = re.compile("0|[1-9][0-9]*")
-
-
 def _from_one(index: Arg) -> Arg:
-    """A trick index as people count tricks: 0 is the first trick, said 1. An index written as
-    JSON text counts alike; any other value (``null``) is left as it is."""
-    if isinstance(index, int):
-        return index + 1
-    if isinstance(index, str) and _INDEX_TEXT.fullmatch(index):
-        return str(int(index) + 1)
-    return index
+    """A trick index as people count tricks: 0 is the first trick, said 1; anything else (the
+    message said for null) is left as it is."""
+    return index + 1 if isinstance(index, int) else index
 
 
 @lru_cache(maxsize=8)

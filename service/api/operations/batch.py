@@ -37,7 +37,7 @@ from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
 from ..layers import telemetry
 from ..layers.language import request_language
 from ..pipeline.jsonio import NotPlainError, dumps, plain_items
-from ..pipeline.parsing import JSON, load, operation, query_choice, read_body, read_json, stalled
+from ..pipeline.parsing import JSON, load, operation, read_body, read_json, stalled
 from ..pipeline.plans import LoadPlan
 from ..pipeline.records import (
     BATCH_MAX_LINES,
@@ -56,10 +56,10 @@ from ..pipeline.records import (
 )
 from ..wire import examples
 from ..wire.common import StrictSchema
-from ..wire.fields import DETAILS, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from ..wire.problems import ProblemError
 from ..wire.responses import DETAIL, ProblemSchema
-from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
+from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse, requested_detail
 
 NDJSON = "application/x-ndjson"
 
@@ -314,7 +314,7 @@ def _ndjson(req: flask.Request) -> Response:
     config = flask.current_app.config
     tally = Tally()
     language = request_language(req)
-    detail = query_choice(req, "detail", DETAILS)
+    detail = requested_detail(req)
 
     def draining() -> bool:
         return bool(config.get(DRAINING))
@@ -342,7 +342,7 @@ def _no_body(req: flask.Request) -> Response:
     """A request without a content type: an empty batch when it has no body either."""
     if read_body(req).strip():
         read_json(req, (JSON, NDJSON))  # refuses it: 415, naming the media types taken
-    return Response(dumps(_evaluate([], req, query_choice(req, "detail", DETAILS))), mimetype=JSON)
+    return Response(dumps(_evaluate([], req, requested_detail(req))), mimetype=JSON)
 
 
 _REQUEST_PLAN = LoadPlan(BatchRequest())
@@ -355,11 +355,14 @@ def _json(req: flask.Request) -> Response:
     req.max_content_length = JSON_BATCH_MAX_BYTES
     body = read_body(req)
     try:
-        detail = query_choice(req, "detail", DETAILS)
+        detail = requested_detail(req)
+    except ProblemError:
+        load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))  # a fault of the body is told first
+        raise
+    try:
         answer = _evaluate(plain_items(body, "deals", JSON_BATCH_MAX_DEALS), req, detail)
-    except (NotPlainError, ProblemError):
-        records = load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))["deals"]
-        answer = _evaluate(records, req, query_choice(req, "detail", DETAILS))
+    except NotPlainError:
+        answer = _evaluate(load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))["deals"], req, detail)
     return Response(dumps(answer), mimetype=JSON)
 
 
@@ -399,7 +402,7 @@ def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
     A request with neither a body nor a content type is an empty batch.
     """
     # Served by _json: this view documents the operation (the decorator reads its schemas).
-    return _evaluate(req["deals"], flask.request, query_choice(flask.request, "detail", DETAILS))
+    return _evaluate(req["deals"], flask.request, requested_detail(flask.request))
 
 
 def _evaluate(records: Iterable[Any], req: flask.Request, detail: str) -> dict[str, Any]:

@@ -414,6 +414,11 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
     }
 
 
+def requested_detail(req: flask.Request) -> str:
+    """The ``detail`` the request asks for (``full`` when it says nothing): 400 for another value."""
+    return query_choice(req, "detail", DETAILS)
+
+
 def answer_record(
     req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail: str = FULL
 ) -> tuple[dict[str, Any], Evaluation]:
@@ -453,7 +458,7 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any] | Response:
     type (`application/vnd.tarot.deal-digest+json`), so that this operation's JSON answer
     keeps one type; batches carry the digest as a typed field of each item.
     """
-    detail = query_choice(flask.request, "detail", DETAILS)
+    detail = requested_detail(flask.request)
     answer, evaluation = answer_record(req, request_language(), detail)
     telemetry.deal_evaluated(evaluation)
     if answer["claims"] is not None:

@@ -219,9 +219,7 @@ class FieldPlan:
     make_default: Callable[[], Any] | None
 
     @classmethod
-    def of(
-        cls, field: fields.Field[Any], name: str | None, convert: Callable[[Any, str | None, Any], Any]
-    ) -> FieldPlan:
+    def of(cls, field: fields.Field[Any], name: str | None, convert: Convert) -> FieldPlan:
         default = field.load_default
         return cls(
             name=name,

@@ -98,32 +98,16 @@ def _halved(half_points: int | None) -> float | None:
     return half_points // 2 if half_points % 2 == 0 else half_points / 2
 
 
-def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
-    """Every claim as ``answer`` (an evaluation as sent, of a deal at ``players``) makes it true:
-    what an engine that agrees with the rules would claim."""
-    points, oudlers, score = answer["points"], answer["oudlers"], answer["score"]
-    first = answer["violations"][0] if answer["violations"] else None
-    attack_points = None if points is None else points["attack"]
-    return {
-        "valid": answer["valid"],
-        # A trick still in progress shows who is winning it so far: not a trick won yet.
-        "trick_winners": [t["winner"] for t in answer["tricks"] if len(t["cards"]) == players],
-        # 40, not 40.0: points as an engine writes them.
-        "points": _halved(None if attack_points is None else int(attack_points * 2)),
-        "oudlers": None if oudlers is None else oudlers["attack"],
-        "partner": answer["partner"],
-        "scores": None if score is None else score["scores"],
-        "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
-    }
-
-
 def true_claims_of(ev: Evaluation, players: int) -> dict[str, Any]:
-    """:func:`true_claims` read from the evaluation itself, for answers that do not carry
-    every part the claims are about (the digest); held equal to it by a property."""
+    """Every claim as the evaluation ``ev`` (of a deal at ``players``) makes it true: what an
+    engine that agrees with the rules would claim. Read from the evaluation, not from an
+    answer, which may not carry every part the claims are about (the digest)."""
     first = ev.violations[0] if ev.violations else None
     return {
         "valid": ev.valid,
+        # A trick still in progress shows who is winning it so far: not a trick won yet.
         "trick_winners": [t.winner for t in ev.tricks if len(t.cards) == players],
+        # 40, not 40.0: points as an engine writes them.
         "points": _halved(None if ev.points_half is None else ev.points_half[0]),
         "oudlers": None if ev.oudlers is None else ev.oudlers[0],
         "partner": ev.partner,
@@ -195,11 +179,13 @@ class _Check:
             return
         for key in ("code", "trick", "seat"):
             if claimed[key] != correct[key]:
+                # A trick as its index (said from 1 by the texts) or null; the others as JSON.
+                said = _count if key == "trick" else json.dumps
                 self.differ(
                     f"/claims/first_violation/{key}",
                     claimed[key],
                     correct[key],
-                    msg(_FIRST_VIOLATION_KEYS[key], correct=json.dumps(correct[key]), claimed=json.dumps(claimed[key])),
+                    msg(_FIRST_VIOLATION_KEYS[key], correct=said(correct[key]), claimed=said(claimed[key])),
                 )
 
 

@@ -64,7 +64,7 @@ LANGUAGE_HEADERS = {"Content-Language": "ContentLanguage"}
 DETAIL = "Detail"
 """The query parameter of the deal evaluations: the whole answer, or the digest a pipeline acts on."""
 
-LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
+SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
     "parameters": {
         DETAIL: {
             "in": "query",
@@ -95,6 +95,7 @@ LANGUAGE_COMPONENTS: dict[str, dict[str, Any]] = {
         }
     },
 }
+"""Parameters and headers the operations share, registered once as components of the contract."""
 
 
 def documented_errors(blp: Blueprint) -> Callable[[F], F]:
