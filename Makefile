@@ -67,8 +67,8 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check setup.py service tests load bench conformance scripts/conformance-cases scripts/answer-examples
-	$(BIN)/ruff format --check setup.py service tests load bench conformance scripts/conformance-cases scripts/answer-examples
+	$(BIN)/ruff check setup.py service tests load bench conformance scripts/conformance-cases
+	$(BIN)/ruff format --check setup.py service tests load bench conformance scripts/conformance-cases
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -112,8 +112,8 @@ bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 # Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test
 # fails while either differs).
 spec: $(STAMP) $(CATALOGS)
-	$(BIN)/python scripts/answer-examples && $(BIN)/ruff format --quiet service/api/wire/answers.py
-	$(BIN)/python -m service.api.ops.spec > openapi.yaml.new && mv openapi.yaml.new openapi.yaml
+	$(BIN)/python -m service.spec --answers > openapi.yaml.new
+	$(BIN)/ruff format --quiet service/contract/example_answers.py && mv openapi.yaml.new openapi.yaml
 
 # Rewrite the conformance kit's case files (conformance/v1/cases) from scripts/conformance-cases;
 # a test fails while they differ from what it writes.

@@ -153,9 +153,9 @@ def http_runs(seconds: int, rounds: int, connections: int, work: Path, pure: boo
 STAGES_PROGRAM = """
 import json, sys, time
 import service.rules
-from service.api.operations.evaluate import digest_evaluation, dump_evaluation, record_of
-from service.api.pipeline.jsonio import dumps, parse_body
-from service.api.pipeline.records import _PLAN, line_item
+from service.contract.evaluate import digest_evaluation, dump_evaluation, record_of
+from service.contract.jsonio import dumps, parse_body
+from service.contract.records import _PLAN, line_item
 from service.rules.deal import evaluate_deal
 
 line = open(sys.argv[1], "rb").read().strip()

@@ -20,7 +20,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the application; ``config`` overrides Flask settings (tests use it)."""
     from .api import init_app
     from .api.layers import requestid
-    from .api.pipeline.jsonio import OrjsonProvider
+    from .api.provider import OrjsonProvider
     from .logs import configure_app_logging
 
     app = Flask(__name__)

@@ -4,7 +4,7 @@ Valid records at three, four and five players (legally played deals from tests/d
 and a golden deal with the claims its engines agree on), sent twice: alone, and followed by
 one record that is well typed for a client but not a valid deal record (a dealer's seat
 beyond the table). Both batches are needed: the service loads a batch of valid records on
-one path and a batch with a bad one on another (service/api/pipeline/plans.py), and the
+one path and a batch with a bad one on another (service/contract/plans.py), and the
 defect fixed in 96ff20d refused every record of the first kind only.
 """
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from service.api.pipeline.jsonio import dumps
-from service.api.pipeline.records import Tally, line_item
 from service.cli import main
+from service.contract.jsonio import dumps
+from service.contract.records import Tally, line_item
 
 from .conftest import deal_request, golden, golden_claims
 

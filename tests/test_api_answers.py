@@ -1,7 +1,7 @@
 """Answers match their response schemas exactly.
 
 Views build their answers ready to send instead of dumping them through the response
-schemas on every request (service.api.pipeline.parsing). These tests hold the two together: every
+schemas on every request (service.api.parsing). These tests hold the two together: every
 kind of answer (complete, in-progress, faulty and redealt deals; every legal-card rule;
 tricks with and without a winner; scores with every term) is loaded back through its
 response schema, which refuses a missing, extra or mistyped field, and dumped again to the
@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema
 
-import service.api  # noqa: F401  (registers every operation)
-from service.api.pipeline.parsing import OPERATIONS
+from service.contract.operations import OPERATIONS
 
 from .conftest import deal_request, golden
 from .dealgen import random_deal

@@ -18,9 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api.operations import batch
-from service.api.pipeline.records import LINE_MAX_BYTES
 from service.app import create_app
 from service.connection import DRAINING
+from service.contract.records import LINE_MAX_BYTES
 from tests.conftest import deal_request, golden, golden_claims
 from tests.dealgen import random_deal
 from tests.serving import ROOT

@@ -90,7 +90,7 @@ def test_wrong_method_is_405_with_allow(client: FlaskClient) -> None:
 def test_a_failure_inside_a_view_is_a_500_problem_without_trace(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from service.api import tricks
+    from service.contract import tricks
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
@@ -138,9 +138,9 @@ def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch:
     # messages too: they come from the service's catalogs, never from marshmallow's wording.
     from marshmallow import fields, validate
 
-    from service.api.wire.common import StrictSchema
-    from service.api.wire.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
-    from service.api.wire.problems import errors_from_messages
+    from service.contract.common import StrictSchema
+    from service.contract.fields import CardList, Length, OneOf, StrictBoolean, StrictInteger
+    from service.contract.problems import errors_from_messages
     from service.texts import render
 
     monkeypatch.setitem(fields.Field.default_error_messages, "required", "Champ obligatoire.")

@@ -1,4 +1,4 @@
-"""Load plans (service.api.pipeline.plans) load exactly as marshmallow does, or hand over to it.
+"""Load plans (service.contract.plans) load exactly as marshmallow does, or hand over to it.
 
 A plan must return what ``schema.load`` returns for every request marshmallow accepts that
 the plan takes, and must never accept a request that marshmallow refuses. The plans tested
@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validates
 
-import service.api  # noqa: F401  (registers every operation)
-from service.api.pipeline.parsing import OPERATIONS
-from service.api.pipeline.plans import FaultError, LoadPlan
-from service.api.wire.common import StrictSchema
-from service.api.wire.fields import ENUM_COMPONENTS
+from service.contract.common import StrictSchema
+from service.contract.fields import ENUM_COMPONENTS
+from service.contract.operations import OPERATIONS
+from service.contract.plans import FaultError, LoadPlan
 from service.rules.cards import CARD_CODES
 
 from .badinputs import corpus, valid_bodies

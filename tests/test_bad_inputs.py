@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from service.api.wire.errorcodes import FieldErrorCode
+from service.contract.errorcodes import FieldErrorCode
 from tests.badinputs import BATCH, RAW_HTTP, BadBatch, BadRequest, bad_batches, batch_requests, corpus
 from tests.serving import Gunicorn
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.api.operations.evaluate import EvaluateRequest
 from service.cli import main
 from service.cli.deal import deal_lines, request_of
+from service.contract.evaluate import EvaluateRequest
 from service.rules.cards import (
     EXCUSE_BIT,
     KING,

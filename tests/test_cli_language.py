@@ -22,9 +22,9 @@ from babel.messages.pofile import read_po
 
 import service.cli
 import service.texts
-from service.api.pipeline.records import record_item
 from service.cli import local
 from service.cli.words import ARGPARSE_TEXTS, argparse_placeholders
+from service.contract.records import record_item
 
 from .commandline import faulty_records, golden_records, stub, summary, tarot_rules, without_rate, write_ndjson
 from .serving import Gunicorn

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from service.api.pipeline.records import LINE_MAX_BYTES
 from service.cli import local, main, remote
+from service.contract.records import LINE_MAX_BYTES
 
 from .commandline import (
     falsified,

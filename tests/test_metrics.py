@@ -81,7 +81,7 @@ def test_unusual_methods_share_one_label(client: FlaskClient) -> None:
 
 
 def test_failures_count_as_exceptions(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from service.api import tricks
+    from service.contract import tricks
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("failure inside the rules")

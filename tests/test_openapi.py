@@ -13,8 +13,8 @@ from flask import Flask
 from openapi_spec_validator import validate
 
 from service.api.ops.spec import spec_dict, spec_yaml
-from service.api.wire.errorcodes import FieldErrorCode
-from service.api.wire.fields import ERROR_CODES
+from service.contract.errorcodes import FieldErrorCode
+from service.contract.fields import ERROR_CODES
 from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
 
 COMMITTED = Path(__file__).parent.parent / "openapi.yaml"

@@ -22,10 +22,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api.operations.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
-from service.api.pipeline.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
-from service.api.pipeline.records import _PLAN
-from service.api.wire.claims import true_claims_of
+from service.contract.claims import true_claims_of
+from service.contract.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
+from service.contract.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
+from service.contract.records import _PLAN
 from service.rules.deal import evaluate_deal
 
 from .dealgen import random_deal

@@ -24,8 +24,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service import texts
-from service.api.wire.errorcodes import FieldErrorCode
-from service.api.wire.problems import PROBLEM_STATUSES
+from service.contract.errorcodes import FieldErrorCode
+from service.contract.problems import PROBLEM_STATUSES
 from service.rules.verdicts import (
     CardCodes,
     CardName,
@@ -464,7 +464,7 @@ def test_13_no_english_word_in_a_french_problem(client: FlaskClient) -> None:
     r = client.post("/v1/deals/evaluate-batch", data=b"x", content_type="text/plain", headers={"Accept-Language": "fr"})
     problem = r.get_json()
     assert r.status_code == 415 and " ou application/x-ndjson" in problem["detail"] and " or " not in problem["detail"]
-    from service.api.wire.problems import problem_title
+    from service.contract.problems import problem_title
 
     assert problem_title(416, "fr") == "Plage non satisfiable"
     assert problem_title(418, "fr") == "Erreur HTTP 418" and problem_title(418, "en") == "I'm a Teapot"

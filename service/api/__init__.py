@@ -1,16 +1,19 @@
-"""The HTTP layer: marshmallow schemas and thin views over :mod:`service.rules`."""
+"""The HTTP layer: blueprints of thin views (parse → contract → core → answer) over
+:mod:`service.contract`, and the layers around them (languages, request ids, metrics)."""
 
 from __future__ import annotations
 
 from flask import Flask
 from flask_smorest import Api
 
+from service.contract.batch import BatchLineSchema
+from service.contract.fields import COMPONENTS, component_reference, default_in_words
+from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
+
+from . import problems
 from .layers import language, requestid, telemetry
 from .operations import batch, evaluate, scoring, tricks
 from .ops import docs, ops
-from .wire import problems
-from .wire.fields import COMPONENTS, component_reference, default_in_words
-from .wire.responses import SHARED_COMPONENTS, ProblemSchema
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -95,7 +98,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(scoring.blp)
     api.register_blueprint(evaluate.blp)
     api.register_blueprint(batch.blp)
-    api.spec.components.schema("BatchLine", schema=batch.BatchLineSchema)  # named by the NDJSON answer's doc
+    api.spec.components.schema("BatchLine", schema=BatchLineSchema)  # named by the NDJSON answer's doc
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)

@@ -19,9 +19,9 @@ from typing import Any
 
 import orjson
 
-from service.api.operations.evaluate import ID_MAX_LENGTH, PASS
-from service.api.pipeline.records import record_item
-from service.api.wire.claims import true_claims_of
+from service.contract.claims import true_claims_of
+from service.contract.evaluate import ID_MAX_LENGTH, PASS
+from service.contract.records import record_item
 from service.rules.cards import Card, format_card
 from service.rules.deal import Evaluation
 from service.rules.playout import random_deal

@@ -21,8 +21,8 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple, cast
 
-from service.api.pipeline.jsonio import BodyError, parse_body
-from service.api.pipeline.records import LINE_READ_BYTES, drop_rest_of_line, over_limit, without_line_end
+from service.contract.jsonio import BodyError, parse_body
+from service.contract.records import LINE_READ_BYTES, drop_rest_of_line, over_limit, without_line_end
 
 from .errors import CommandError, reason
 from .words import say, service_text

@@ -18,7 +18,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
-from service.api.pipeline.records import Tally, line_item, record_item, too_long_item
+from service.contract.records import Tally, line_item, record_item, too_long_item
 
 from .inputs import LineTooLong, Record, Source, Span, read_records, records_of, span_records, spans
 from .outcomes import Outcome, settle

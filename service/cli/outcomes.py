@@ -1,6 +1,6 @@
 """What a replay keeps of each record's item: its verdict, and the details of a failure.
 
-An item (see :mod:`service.api.pipeline.records`) carries the whole evaluation: tricks,
+An item (see :mod:`service.contract.records`) carries the whole evaluation: tricks,
 points, score. The summary, the list of failures and the JUnit report need far less, and
 the less a worker process sends back the less the parent has to unpickle: an
 :class:`Outcome` is a few fields for a deal that passes, and the faults only for one that
@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from service.api.pipeline.records import Tally
+from service.contract.records import Tally
 
 from .faults import Fault, details, faults_of, summary
 from .inputs import Record

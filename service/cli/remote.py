@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from service.api.pipeline.records import Tally, too_long_item
+from service.contract.records import Tally, too_long_item
 
 from .errors import CommandError
 from .inputs import LineTooLong, Record

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from tqdm import tqdm  # type: ignore[import-untyped]
 
-from service.api.pipeline.records import BATCH_MAX_LINES, Tally
+from service.contract.records import BATCH_MAX_LINES, Tally
 
 from .errors import warn
 from .inputs import Source, count_lines, open_sources, read_records

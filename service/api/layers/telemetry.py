@@ -63,7 +63,7 @@ class RequestMetrics:
 
     The time runs from the request's arrival in the app to its answer being ready, routing,
     parsing and error handling included. Every 5xx answer here comes from an exception (see
-    :mod:`service.api.wire.problems`), so it also counts in ``flask_http_request_exceptions_total``.
+    :mod:`service.contract.problems`), so it also counts in ``flask_http_request_exceptions_total``.
     """
 
     def __init__(self, inner: WSGIApplication, url_map: Map, registry: CollectorRegistry | None) -> None:

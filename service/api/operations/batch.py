@@ -1,4 +1,4 @@
-"""Batch evaluation for CI replays (rules.md §2–§9): POST /v1/deals/evaluate-batch.
+"""Batch evaluation for CI replays (rules.md §2–§9): POST /v1/deals/evaluate-batch, served.
 
 Two forms of one operation. NDJSON (``application/x-ndjson``) streams: each line is read,
 evaluated and answered before the next is read, so memory stays flat whatever the length of
@@ -27,19 +27,16 @@ import flask
 import orjson
 from flask import Response
 from flask_smorest import Blueprint
-from marshmallow import fields
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
-from service.rules.verdicts import msg
-
-from ...connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
-from ..layers import telemetry
-from ..layers.language import request_language
-from ..pipeline.jsonio import NotPlainError, dumps, plain_items
-from ..pipeline.parsing import JSON, load, operation, read_body, read_json, stalled
-from ..pipeline.plans import LoadPlan
-from ..pipeline.records import (
+from service.connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
+from service.contract.batch import EVALUATE_BATCH, NDJSON, NDJSON_DOC, evaluate_records
+from service.contract.jsonio import NotPlainError, dumps, plain_items
+from service.contract.openapi import DETAIL
+from service.contract.operation import load
+from service.contract.problems import ProblemError
+from service.contract.records import (
     BATCH_MAX_LINES,
     JSON_BATCH_MAX_BYTES,
     JSON_BATCH_MAX_DEALS,
@@ -49,19 +46,16 @@ from ..pipeline.records import (
     drop_rest_of_line,
     line_item,
     over_limit,
-    record_item,
     stop_item,
     too_long_item,
     without_line_end,
 )
-from ..wire import examples
-from ..wire.common import StrictSchema
-from ..wire.fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
-from ..wire.problems import ProblemError
-from ..wire.responses import DETAIL, ProblemSchema
-from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse, requested_detail
+from service.rules.verdicts import msg
 
-NDJSON = "application/x-ndjson"
+from ..layers import telemetry
+from ..layers.language import request_language
+from ..parsing import JSON, operation, read_body, read_json, stalled
+from .evaluate import requested_detail
 
 FLUSH_BYTES = 32 * 1024
 """Answer lines are sent in writes of about this size..."""
@@ -74,130 +68,8 @@ answers come back as it goes."""
 blp = Blueprint(
     "batch",
     __name__,
-    url_prefix="/v1/deals",
     description="Evaluating many deal records in one request: replays of recorded games in CI.",
 )
-
-
-class RecordList(BoundedList):
-    """The records of a JSON batch: documented as deal records, loaded as they are.
-
-    Each record is checked on its own (a bad one gets a problem item, the others are
-    evaluated), so the list itself only has to be a list within the limit.
-    """
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.make_error("invalid")
-        self.check_length(value)
-        return value
-
-
-class BatchRequest(StrictSchema):
-    deals = RecordList(
-        StrictNested(EvaluateRequest),
-        required=True,
-        validate=Length(max=JSON_BATCH_MAX_DEALS),
-        metadata={
-            "description": f"Deal records (the `evaluateDeal` request, with an optional `id` and `claims`), at most "
-            f"{JSON_BATCH_MAX_DEALS}; a record that is not valid is answered by a problem item, the others are "
-            "evaluated. More records: send them as NDJSON."
-        },
-    )
-
-
-class BatchItemSchema(StrictSchema):
-    index = StrictInteger(required=True, metadata={"description": "The record's position in the batch, from 0."})
-    id = StrictString(required=True, allow_none=True, metadata={"description": "The record's `id`, when it had one."})
-    result = fields.Nested(
-        EvaluateResponse, metadata={"description": "A valid record: the `evaluateDeal` answer (claims checked)."}
-    )
-    digest = fields.Nested(
-        DealDigestSchema,
-        metadata={"description": "A valid record under `detail=summary`: its digest, in place of `result`."},
-    )
-    problem = fields.Nested(
-        ProblemSchema,
-        metadata={
-            "description": "A record that is not valid JSON, or not a valid deal record; pointers in its "
-            "`errors` point into the record itself (its line)."
-        },
-    )
-
-
-class BatchSummarySchema(StrictSchema):
-    deals = StrictInteger(required=True, metadata={"description": "Records answered: valid + faulty + malformed."})
-    valid = StrictInteger(required=True, metadata={"description": "Deals that break no rule."})
-    faulty = StrictInteger(required=True, metadata={"description": "Deals with at least one violation."})
-    malformed = StrictInteger(required=True, metadata={"description": "Records answered with a problem."})
-    claims_checked = StrictInteger(required=True, metadata={"description": "Deals sent with claims."})
-    claims_disagree = StrictInteger(required=True, metadata={"description": "Deals with at least one false claim."})
-    complete = StrictBoolean(required=True, metadata={"description": "Every record of the body was answered."})
-    unevaluated_from = StrictInteger(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "When not complete: the index of the first record not evaluated (the body was cut, "
-            "stalled or over the line limit, or the instance is shutting down). Send the records from there again."
-        },
-    )
-
-
-class BatchResponse(StrictSchema):
-    results = fields.List(fields.Nested(BatchItemSchema), required=True, metadata={"description": "In input order."})
-    summary = fields.Nested(BatchSummarySchema, required=True)
-
-
-class BatchLineSchema(StrictSchema):
-    """One line of the NDJSON answer: an item (``index``, ``id``, ``result`` or ``problem``), or
-    the last line, ``summary``."""
-
-    index = StrictInteger()
-    id = StrictString(allow_none=True)
-    result = fields.Nested(EvaluateResponse)
-    digest = fields.Nested(DealDigestSchema)
-    problem = fields.Nested(ProblemSchema)
-    summary = fields.Nested(BatchSummarySchema)
-
-
-# OpenAPI 3.1 has no schema for a sequence of JSON texts: the NDJSON forms are declared as
-# bytes, which every generator takes, and the schema of each line is given beside them.
-_NDJSON_DOC = {
-    "requestBody": {
-        # An empty NDJSON body is an empty batch (answered, with its summary), so the body is
-        # optional as the contract goes; generated clients also handle a body of two media
-        # types better when it is.
-        "required": False,
-        "content": {
-            NDJSON: {
-                "schema": {
-                    "type": "string",
-                    "format": "binary",
-                    "description": "One deal record per line: the `EvaluateRequest` schema (`x-item-schema`).",
-                },
-                "x-item-schema": {"$ref": "#/components/schemas/EvaluateRequest"},
-                "example": "".join(
-                    dumps(deal).decode() + "\n" for deal in examples.EVALUATE_BATCH["replay"]["value"]["deals"]
-                ),
-            }
-        },
-    },
-    "responses": {
-        200: {
-            "content": {
-                NDJSON: {
-                    "schema": {
-                        "type": "string",
-                        "format": "binary",
-                        "description": "One item per record, then the summary: each line a `BatchLine` "
-                        "(`x-item-schema`).",
-                    },
-                    "x-item-schema": {"$ref": "#/components/schemas/BatchLine"},
-                }
-            }
-        }
-    },
-}
 
 
 PAUSE_SECONDS = 0.001
@@ -345,9 +217,6 @@ def _no_body(req: flask.Request) -> Response:
     return Response(dumps(_evaluate([], req, requested_detail(req))), mimetype=JSON)
 
 
-_REQUEST_PLAN = LoadPlan(BatchRequest())
-
-
 def _json(req: flask.Request) -> Response:
     """The JSON form: its records read one at a time while the body is plainly a batch, as an
     NDJSON body's lines are; otherwise the body read whole, through the request schema, which
@@ -357,25 +226,21 @@ def _json(req: flask.Request) -> Response:
     try:
         detail = requested_detail(req)
     except ProblemError:
-        load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))  # a fault of the body is told first
+        load(EVALUATE_BATCH.plan, read_json(req, (JSON, NDJSON)))  # a fault of the body is told first
         raise
     try:
         answer = _evaluate(plain_items(body, "deals", JSON_BATCH_MAX_DEALS), req, detail)
     except NotPlainError:
-        answer = _evaluate(load(_REQUEST_PLAN, read_json(req, (JSON, NDJSON)))["deals"], req, detail)
+        answer = _evaluate(load(EVALUATE_BATCH.plan, read_json(req, (JSON, NDJSON)))["deals"], req, detail)
     return Response(dumps(answer), mimetype=JSON)
 
 
-@blp.route("/evaluate-batch", methods=["POST"])
 @operation(
     blp,
-    "evaluateDealBatch",
-    BatchRequest(),
-    BatchResponse(),
-    examples.EVALUATE_BATCH,
+    EVALUATE_BATCH,
     streams={JSON: _json, NDJSON: _ndjson, "": _no_body},
     max_body=JSON_BATCH_MAX_BYTES,
-    doc=_NDJSON_DOC,
+    doc=NDJSON_DOC,
     parameters=(DETAIL,),
 )
 def post_evaluate_batch(req: dict[str, Any]) -> dict[str, Any]:
@@ -415,26 +280,17 @@ def _evaluate(records: Iterable[Any], req: flask.Request, detail: str) -> dict[s
     reach the metrics at the end only: until then the batch may still be refused whole.
     """
     counts = telemetry.BatchTelemetry(every=None)
-    tally = Tally()
-    results = []
-    pause = pacer(req.environ)
-    language = request_language(req)
-    for index, data in enumerate(_released(records)):
-        item = record_item(index, data, counts.observe, language=language, detail=detail)
-        del data
-        tally.count(item)
-        results.append(orjson.Fragment(dumps(item)))
-        pause()  # the worker's other requests run here (see the module's docstring)
-    summary = tally.summary()
-    counts.done(req.environ, summary)
-    return {"results": results, "summary": summary}
+    answer = evaluate_records(
+        records,
+        request_language(req),
+        detail,
+        observe=counts.observe,
+        keep=_as_bytes,
+        pause=pacer(req.environ),  # the worker's other requests run here (see the module's docstring)
+    )
+    counts.done(req.environ, answer["summary"])
+    return answer
 
 
-def _released(records: Iterable[Any]) -> Iterator[Any]:
-    """The records one by one, a list's let go of as they are taken."""
-    if not isinstance(records, list):
-        yield from records
-        return
-    for index in range(len(records)):
-        record, records[index] = records[index], None
-        yield record
+def _as_bytes(item: dict[str, Any]) -> orjson.Fragment:
+    return orjson.Fragment(dumps(item))

@@ -6,88 +6,16 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from service.rules.cards import is_trump, mask_of
-from service.rules.play import led_suit, legal_cards, legal_message, opening_ban, trick_winner
-from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
-from service.rules.verdicts import msg
-from service.texts import render
+from service.contract.tricks import LEGAL_CARDS, WINNER
 
 from ..layers import telemetry
 from ..layers.language import request_language
-from ..pipeline.parsing import operation
-from ..wire import examples
-from ..wire.common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field, seat_error
-from ..wire.fields import (
-    CardField,
-    EnumField,
-    Length,
-    Range,
-    StrictBoolean,
-    StrictInteger,
-    StrictString,
-    code,
-    codes_of,
-)
+from ..parsing import operation
 
-blp = Blueprint("tricks", __name__, url_prefix="/v1/tricks", description="Card play inside one trick.")
+blp = Blueprint("tricks", __name__, description="Card play inside one trick.")
 
 
-class LegalCardsRequest(StrictSchema):
-    players = players_field()
-    hand = card_list(
-        "The cards of the seat to play (1 to a full hand), any order.",
-        required=True,
-        validate=Length(min=1, max=LARGEST_HAND),
-    )
-    trick = card_list(
-        "Cards already in the current trick, in play order (at most players − 1).",
-        load_default=list,
-        validate=Length(max=MAX_PLAYERS - 1),
-    )
-    first_trick = StrictBoolean(
-        load_default=False, metadata={"description": "Whether this is the deal's first trick (five-player lead ban)."}
-    )
-    called_card = called_card_field(
-        "Five players: the called card. Needed for the first trick's lead ban (rules.md §5); "
-        "refused at three and four players."
-    )
-    rules = rules_field()
-
-    def check(self, data: dict[str, Any]) -> None:
-        players, hand, trick = data["players"], data["hand"], data["trick"]
-        table = TABLES[players]
-        errors = Errors()
-        if len(hand) > table.hand_size:
-            errors.add(("hand",), "hand_too_large", msg("error.hand_too_large", table.hand_size, players=players))
-        if len(trick) >= players:
-            errors.add(("trick",), "trick_full", msg("error.trick_full", players))
-        in_hand = errors.duplicates("hand", hand)
-        errors.duplicates("trick", trick)
-        for index, card in enumerate(trick):
-            if in_hand >> card & 1:
-                errors.add(("trick", index), "card_in_hand_and_trick", msg("error.card_in_hand_and_trick"))
-        called = data["called_card"]
-        if called is not None and players != 5:
-            errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
-        if called is None and players == 5 and data["first_trick"] and data["rules"].called_suit_lead_ban:
-            errors.add(("called_card",), "required", msg("error.required.called_card_first_trick"))
-        errors.raise_any()
-
-
-class LegalCardsResponse(StrictSchema):
-    legal = card_list("The legal cards, in canonical deck order.", required=True)
-    reason = EnumField("LegalReason", required=True)
-    message = StrictString(
-        required=True,
-        metadata={
-            "description": "The same, for people, with what to follow or beat, in the language asked for "
-            "(`Accept-Language`)."
-        },
-    )
-
-
-@blp.route("/legal-cards", methods=["POST"])
-@operation(blp, "listLegalCards", LegalCardsRequest(), LegalCardsResponse(), examples.LEGAL_CARDS)
+@operation(blp, LEGAL_CARDS)
 def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of a hand, given the trick so far.
 
@@ -95,59 +23,12 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     Excuse always playable) and, on the deal's first trick at five players, the called-suit
     lead ban of §5.
     """
-    banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
-    result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
-    telemetry.legal_cards_decided(result.reason)
-    # reason is a StrEnum, which orjson writes as its value.
-    message = render(legal_message(result.reason, req["trick"], banned), request_language())
-    return {"legal": codes_of(result.cards), "reason": result.reason, "message": message}
+    answer = LEGAL_CARDS.answer(req, request_language())
+    telemetry.legal_cards_decided(answer["reason"])
+    return answer
 
 
-class WinnerRequest(StrictSchema):
-    players = players_field()
-    leader = StrictInteger(
-        load_default=0,
-        validate=Range(min=0, max=MAX_PLAYERS - 1),
-        metadata={"description": "Seat that led the trick (seats in playing order)."},
-    )
-    cards = card_list(
-        "The cards of the trick in play order: 1 to `players` cards.",
-        required=True,
-        validate=Length(min=1, max=MAX_PLAYERS),
-    )
-
-    def check(self, data: dict[str, Any]) -> None:
-        players = data["players"]
-        errors = Errors()
-        seat_error(errors, ("leader",), data["leader"], players)
-        if len(data["cards"]) > players:
-            errors.add(("cards",), "trick_too_long", msg("error.trick_too_long", players))
-        errors.duplicates("cards", data["cards"])
-        errors.raise_any()
-
-
-class WinnerResponse(StrictSchema):
-    winner = StrictInteger(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Seat winning so far; null while only the Excuse is played."},
-    )
-    winner_index = StrictInteger(
-        required=True, allow_none=True, metadata={"description": "Index of that card in `cards`."}
-    )
-    winning_card = CardField(required=True, allow_none=True)
-    led_suit = EnumField(
-        "Suit",
-        required=True,
-        allow_none=True,
-        metadata={"description": "S, H, D, C or T (trumps); null when only the Excuse is played."},
-    )
-    trumped = StrictBoolean(required=True, metadata={"description": "A trump is in the trick, so a trump wins it."})
-    complete = StrictBoolean(required=True, metadata={"description": "Every player has played to the trick."})
-
-
-@blp.route("/winner", methods=["POST"])
-@operation(blp, "findTrickWinner", WinnerRequest(), WinnerResponse(), examples.TRICK_WINNER)
+@operation(blp, WINNER)
 def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     """Who wins a trick, or is winning it so far.
 
@@ -155,14 +36,4 @@ def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     The Excuse never wins here: its one exception, the last trick of a chelem, depends on the
     whole deal and is applied by `POST /v1/deals/evaluate`.
     """
-    cards, players = req["cards"], req["players"]
-    index = trick_winner(cards)
-    suit = led_suit(cards)
-    return {
-        "winner": None if index is None else (req["leader"] + index) % players,
-        "winner_index": index,
-        "winning_card": None if index is None else code(cards[index]),
-        "led_suit": None if suit is None else suit.code,
-        "trumped": any(is_trump(c) for c in cards),
-        "complete": len(cards) == players,
-    }
+    return WINNER.answer(req, request_language())

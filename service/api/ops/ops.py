@@ -7,9 +7,9 @@ from typing import Any
 from flask import Response, current_app
 from flask_smorest import Blueprint
 
-from ...connection import DRAINING
-from ..wire.common import StrictSchema
-from ..wire.fields import StrictString
+from service.connection import DRAINING
+from service.contract.common import StrictSchema
+from service.contract.fields import StrictString
 
 blp = Blueprint("ops", __name__, description="Health of the service and its contract.")
 

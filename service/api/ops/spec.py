@@ -19,11 +19,3 @@ def spec_dict(app: Flask) -> dict[str, Any]:
 def spec_yaml(app: Flask) -> str:
     """The spec as YAML: exactly what `openapi.yaml` at the top of the repository holds."""
     return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True, width=100)
-
-
-if __name__ == "__main__":
-    import sys
-
-    from service.app import create_app
-
-    sys.stdout.write(spec_yaml(create_app()))

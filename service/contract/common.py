@@ -31,7 +31,7 @@ class StrictSchema(Schema):
 
     Rules across fields go in :meth:`check` and the making of the loaded value in
     :meth:`build`, not in marshmallow hooks of their own, so that the load plans
-    (:mod:`service.api.pipeline.plans`) run them exactly as a load does.
+    (:mod:`service.contract.plans`) run them exactly as a load does.
     """
 
     class Meta:

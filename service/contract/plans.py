@@ -10,7 +10,7 @@ fault of any kind it stops and hands the request to ``schema.load``, which repor
 fault with its location. The schemas stay the one definition of the contract, and error
 answers are marshmallow's.
 
-A plan knows the hooks of :class:`~service.api.wire.common.StrictSchema` (``check`` and ``build``)
+A plan knows the hooks of :class:`~service.contract.common.StrictSchema` (``check`` and ``build``)
 and refuses, when it is made, a schema with any other marshmallow hook, so that no rule is
 ever skipped.
 """
@@ -28,8 +28,8 @@ from marshmallow.validate import Validator
 
 from service.rules.cards import CARD_BY_CODE
 
-from ..wire.common import StrictSchema
-from ..wire.fields import BoundedList, CardList, CodedErrors, Length, Range
+from .common import StrictSchema
+from .fields import BoundedList, CardList, CodedErrors, Length, Range
 
 
 class FaultError(Exception):

@@ -1,17 +1,14 @@
-"""The error responses every JSON operation documents, all problem documents."""
+"""What the contract documents besides each operation's own schemas: the problem document
+(every error answer), the error responses of an operation reading a JSON body, and the
+parameters and headers the operations share."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .fields import EnumField
-from .problems import PROBLEM_MIMETYPE
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class FieldErrorSchema(Schema):
@@ -39,7 +36,7 @@ class ProblemSchema(Schema):
     errors = fields.List(fields.Nested(FieldErrorSchema), required=True)
 
 
-_BODY_ERRORS = {
+BODY_ERRORS = {
     400: "The body is not JSON: malformed, empty, not UTF-8, nested too deeply, with duplicate keys, "
     "NaN or Infinity, or numbers out of range; or a query parameter has a value the operation does not take "
     "(`invalid_parameter`, the parameter named in `errors[].parameter`).",
@@ -96,20 +93,3 @@ SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
     },
 }
 """Parameters and headers the operations share, registered once as components of the contract."""
-
-
-def documented_errors(blp: Blueprint) -> Callable[[F], F]:
-    """Declare on ``blp`` the problem responses of an operation that reads a JSON body."""
-
-    def decorate(view: F) -> F:
-        for status, description in _BODY_ERRORS.items():
-            view = blp.alt_response(
-                status,
-                schema=ProblemSchema,
-                description=description,
-                content_type=PROBLEM_MIMETYPE,
-                headers=LANGUAGE_HEADERS,
-            )(view)
-        return view
-
-    return decorate

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-from flask import Response
-from flask.json.provider import JSONProvider
 
 from service.rules.verdicts import Message, msg
 
@@ -148,17 +146,3 @@ def dumps(obj: Any) -> bytes:
         # A string that is not Unicode text (a lone surrogate escaped in a request, echoed back
         # as an id or a field name): JSON can say it only as an escape, which orjson does not write.
         return json.dumps(obj, separators=(",", ":")).encode()
-
-
-class OrjsonProvider(JSONProvider):
-    """Flask's JSON provider backed by orjson."""
-
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return orjson.dumps(obj).decode()
-
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return parse_body(s.encode() if isinstance(s, str) else s)
-
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        obj = self._prepare_response_obj(args, kwargs)
-        return Response(orjson.dumps(obj), mimetype="application/json")

@@ -1,6 +1,6 @@
-"""The answers to the request examples (service.api.wire.examples), by operation id: the
-contract's 200 response examples. Written by scripts/answer-examples (`make spec`); a test
-requires that the service still answers each example exactly so.
+"""The answers to the request examples (service.contract.examples), by operation id: the
+contract's 200 response examples. Written by `python -m service.spec --answers` (`make spec`);
+a test requires that the service still answers each example exactly so.
 """
 
 from __future__ import annotations

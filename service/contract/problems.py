@@ -4,8 +4,8 @@ A problem is ``application/problem+json`` with ``type``, ``title``, ``status``, 
 and ``errors``: one entry per fault, each with a JSON pointer into the request body
 (RFC 6901), a machine code and a human message. Clients branch on ``status`` and the
 ``errors[].code`` values; the messages are for people, in the language the request asked for
-(:mod:`service.api.layers.language`): title, detail and messages are kept as catalog messages
-until the document is written.
+(the HTTP layer negotiates it; the command line takes it from its options): title, detail
+and messages are kept as catalog messages until the document is written.
 """
 
 from __future__ import annotations
@@ -16,14 +16,8 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
-
 from service.rules.verdicts import Message, msg
 from service.texts import DEFAULT_LANGUAGE, render
-
-from ..layers.language import request_language
-from ..pipeline.jsonio import dumps
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "/problems/"
@@ -165,64 +159,3 @@ def problem_document(
         body["instance"] = instance
     body["errors"] = [e.as_dict(language) for e in errors]
     return body
-
-
-def problem_response(
-    status: int,
-    kind: str | None,
-    detail: Message,
-    errors: Iterable[FieldError] = (),
-    headers: Mapping[str, str] | None = None,
-) -> Response:
-    body = problem_document(status, kind, detail, errors, instance=request.path, language=request_language())
-    response = Response(dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
-
-
-# HTTP errors raised by Flask or Werkzeug themselves, with the problem type we give them.
-_HTTP_KINDS = {
-    400: "bad-request",
-    404: "not-found",
-    405: "method-not-allowed",
-    413: "body-too-large",
-    415: "unsupported-media-type",
-}
-
-
-def _handle_problem(error: ProblemError) -> Response:
-    return problem_response(error.status, error.kind, error.detail, error.errors, error.headers)
-
-
-def _handle_http(error: HTTPException) -> Response:
-    status = error.code or 500
-    if status >= 500:
-        return _handle_unexpected(error)
-    headers: dict[str, str] = {}
-    if isinstance(error, MethodNotAllowed) and error.valid_methods:
-        headers["Allow"] = ", ".join(sorted(error.valid_methods))
-    kind = _HTTP_KINDS.get(status)
-    code = (kind or "client-error").replace("-", "_")
-    detail = {
-        404: msg("error.not_found"),
-        405: msg("error.method_not_allowed", method=request.method[:16]),
-        413: msg("error.body_too_large"),
-        415: msg("error.unsupported_media_type.other"),
-        400: msg("error.bad_request"),
-    }.get(status, msg("error.client_error", status=status))
-    # The pointer "" designates the request as a whole.
-    return problem_response(status, kind, detail, [whole(code, detail)], headers)
-
-
-def _handle_unexpected(error: BaseException) -> Response:
-    # Never a stack trace to the client; the log keeps it for the operator.
-    log.exception("unhandled error", exc_info=error)
-    return problem_response(500, "internal-error", msg("error.internal"))
-
-
-def register(app: Flask) -> None:
-    """Answer every error of ``app`` with a problem document."""
-    app.register_error_handler(ProblemError, _handle_problem)
-    app.register_error_handler(HTTPException, _handle_http)
-    app.register_error_handler(Exception, _handle_unexpected)

@@ -5,10 +5,10 @@ flask-smorest documents an operation from its decorators (``arguments``, ``respo
 (webargs' location machinery, context lookups, coroutine checks). :func:`operation` applies
 them once to record the documentation, then serves the view with the steps it needs:
 parse the body, load it through the request schema (by its load plan, see
-:mod:`service.api.pipeline.plans`), call the view, send its answer.
+:mod:`service.contract.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
-:func:`service.api.wire.fields.codes`; the core's StrEnums left as they are, since orjson writes
+:func:`service.contract.fields.codes`; the core's StrEnums left as they are, since orjson writes
 each as its value), so answers are not walked through the response schema
 again on every request: for a whole deal that walk cost more than a third of the request.
 The response schemas define the contract (openapi.yaml); tests load every kind of answer
@@ -20,23 +20,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import flask
-import marshmallow as ma
 from flask import Response, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
+from service.connection import CLOSE_CONNECTION
+from service.contract.example_answers import ANSWERS
+from service.contract.jsonio import BodyError, dumps, parse_body
+from service.contract.openapi import ACCEPT_LANGUAGE, LANGUAGE_HEADERS
+from service.contract.operation import Operation, load
+from service.contract.problems import ParameterError, ProblemError, whole
 from service.rules.verdicts import Arg, msg
 
-from ...connection import CLOSE_CONNECTION
-from ..wire.answers import ANSWERS
-from ..wire.problems import ParameterError, ProblemError, errors_from_messages, whole
-from ..wire.responses import ACCEPT_LANGUAGE, LANGUAGE_HEADERS, documented_errors
-from .jsonio import BodyError, dumps, parse_body
-from .plans import LoadPlan
+from .documenting import documented_errors
 
 JSON = "application/json"
 
@@ -144,49 +143,17 @@ def query_choice(req: flask.Request, name: str, choices: tuple[str, ...]) -> str
     raise ProblemError(400, "invalid-parameter", msg("error.invalid_parameter.detail"), [error])
 
 
-def load(plan: LoadPlan, data: Any) -> Any:
-    """``data`` through the request schema's plan: 422 with one located error per fault."""
-    try:
-        return plan.load(data)
-    except ma.ValidationError as exc:
-        raise ProblemError(
-            422,
-            "invalid-request",
-            msg("error.invalid_request"),
-            errors_from_messages(exc.messages),
-        ) from None
-
-
-@dataclass(frozen=True)
-class Operation:
-    """What a JSON operation is served with: its schemas and the plan that stands in for its
-    request schema's load. Kept so that every fast path can be held to its schema by tests,
-    operation by operation, with none forgotten."""
-
-    request_schema: ma.Schema
-    response_schema: ma.Schema
-    plan: LoadPlan
-    examples: dict[str, dict[str, Any]]
-
-
-OPERATIONS: dict[str, Operation] = {}
-"""Every operation made by :func:`operation`, by its ``operationId``."""
-
-
 def operation(
     blp: Blueprint,
-    operation_id: str,
-    request_schema: ma.Schema,
-    response_schema: ma.Schema,
-    examples: dict[str, dict[str, Any]],
+    op: Operation,
     *,
     streams: Mapping[str, Callable[[flask.Request], Response]] | None = None,
     max_body: int | None = None,
     doc: Mapping[str, Any] | None = None,
     parameters: tuple[str, ...] = (),
 ) -> Callable[[Callable[[Any], Any]], Callable[[], Response]]:
-    """A JSON operation of ``blp``: documented with its schemas, request ``examples``, its problem
-    responses and its ``operationId`` (part of the contract: clients name methods after it).
+    """The contract's operation ``op``, served by a view of ``blp``: documented with its schemas,
+    its request examples (and their answers), its problem responses and its ``operationId``.
 
     ``streams`` serves other media types of the body with handlers of their own (which read
     the request themselves), ``max_body`` replaces the application's body limit for the JSON
@@ -197,18 +164,17 @@ def operation(
     accepted = tuple(dict.fromkeys((JSON, *(kind for kind in streams or {} if kind))))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.doc(operationId=operation_id, parameters=[ACCEPT_LANGUAGE, *parameters], **(doc or {}))(
-            blp.arguments(request_schema, examples=examples)(
+        documented = blp.doc(operationId=op.operation_id, parameters=[ACCEPT_LANGUAGE, *parameters], **(doc or {}))(
+            blp.arguments(op.request_schema, examples=op.examples)(
                 blp.response(
                     200,
-                    response_schema,
-                    examples=_answer_examples(operation_id, examples),
+                    op.response_schema,
+                    examples=_answer_examples(op.operation_id, op.examples),
                     headers=LANGUAGE_HEADERS,
                 )(documented_errors(blp)(view))
             )
         )
-        plan = LoadPlan(request_schema)
-        OPERATIONS[operation_id] = Operation(request_schema, response_schema, plan, examples)
+        plan = op.plan
 
         @functools.wraps(view)
         def serve() -> Response:
@@ -227,7 +193,7 @@ def operation(
             return Response(dumps(answer), mimetype="application/json")
 
         serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it
-        return serve
+        return blp.route(op.path, methods=["POST"])(serve)  # type: ignore[no-any-return]
 
     return decorate
 

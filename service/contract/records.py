@@ -20,11 +20,11 @@ from service.rules.deal import Evaluation
 from service.rules.verdicts import Message, msg
 from service.texts import DEFAULT_LANGUAGE
 
-from ..operations.evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
-from ..wire.fields import FULL, SUMMARY
-from ..wire.problems import FieldError, errors_from_messages, problem_document, whole
+from .evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
+from .fields import FULL, SUMMARY
 from .jsonio import BodyError, parse_body
 from .plans import LoadPlan
+from .problems import FieldError, errors_from_messages, problem_document, whole
 
 LINE_MAX_BYTES = 64 * 1024
 """Longest line of an NDJSON batch: the largest single request body (``MAX_BODY_BYTES``). The
