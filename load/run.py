@@ -154,15 +154,15 @@ class SlowClients:
         next_byte = time.monotonic() + 1
         while not self.done.is_set():
             for key, _ in selector.select(timeout=0.1):
-                sock = key.fileobj
-                assert isinstance(sock, socket.socket)
+                conn = key.fileobj
+                assert isinstance(conn, socket.socket)
                 try:
-                    data = sock.recv(65536)
+                    data = conn.recv(65536)
                 except OSError:
                     data = b""
                 status = data.split(b" ", 2)[1].decode() if data.startswith(b"HTTP/") else "closed"
-                self.events[sock] = (time.monotonic() - self.started, status)
-                selector.unregister(sock)
+                self.events[conn] = (time.monotonic() - self.started, status)
+                selector.unregister(conn)
             if self.kind != "idle" and time.monotonic() >= next_byte and self.sent < self.pad:
                 byte = b"a" if self.kind == "headers" else b" "
                 for sock in self.socks:
