@@ -31,7 +31,6 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "catalog",
-    "negotiate",
     "render",
     "system_language",
 ]
@@ -173,35 +172,6 @@ def _points(half: int, language: str) -> str:
 @lru_cache(maxsize=4096)
 def _signed(value: int, language: str) -> str:
     return format_decimal(value, format=_SIGNED, locale=language)
-
-
-_HEADER_CHARS: Final = 256
-"""How much of an Accept-Language header is read: a browser's is a few dozen characters, and a
-header of thousands would cost milliseconds to parse, each time it varies."""
-
-
-@lru_cache(maxsize=256)
-def negotiate(accept_language: str | None) -> str:
-    """The language to answer in, from an ``Accept-Language`` header (RFC 9110, section
-    12.5.4): the supported language of the client's most preferred range, a range naming a
-    language by its primary subtag (``fr-CA`` asks for French, as ``fr`` does; RFC 4647
-    lookup); ``*`` or nothing supported gives English, unless English was refused (``q=0``)."""
-    if not accept_language:
-        return DEFAULT_LANGUAGE
-    from werkzeug.datastructures import LanguageAccept
-    from werkzeug.http import parse_accept_header
-
-    ranges = sorted(parse_accept_header(accept_language[:_HEADER_CHARS], LanguageAccept), key=lambda r: -r[1])
-    refused = {tag.lower() for tag, quality in ranges if quality == 0}
-    for tag, quality in ranges:
-        if quality == 0:
-            continue
-        if tag == "*":
-            return next((language for language in LANGUAGES if language not in refused), DEFAULT_LANGUAGE)
-        primary = tag.split("-")[0].lower()
-        if primary in LANGUAGES and primary not in refused:
-            return primary
-    return DEFAULT_LANGUAGE
 
 
 def system_language() -> str:

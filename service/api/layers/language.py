@@ -12,11 +12,14 @@ headers to the list the server gets, which costs a fraction of setting them on a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
 
 from flask import Request, request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
-from service.texts import DEFAULT_LANGUAGE, negotiate
+from service.texts import DEFAULT_LANGUAGE, LANGUAGES
 
 if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -28,6 +31,32 @@ LANGUAGE = "tarot.language"
 # page, the metrics, the probes) answers in English, but for its problems.
 _OPERATIONS = "/v1/"
 _PROBLEM = "application/problem+json"
+
+
+_HEADER_CHARS: Final = 256
+"""How much of an Accept-Language header is read: a browser's is a few dozen characters, and a
+header of thousands would cost milliseconds to parse, each time it varies."""
+
+
+@lru_cache(maxsize=256)
+def negotiate(accept_language: str | None) -> str:
+    """The language to answer in, from an ``Accept-Language`` header (RFC 9110, section
+    12.5.4): the supported language of the client's most preferred range, a range naming a
+    language by its primary subtag (``fr-CA`` asks for French, as ``fr`` does; RFC 4647
+    lookup); ``*`` or nothing supported gives English, unless English was refused (``q=0``)."""
+    if not accept_language:
+        return DEFAULT_LANGUAGE
+    ranges = sorted(parse_accept_header(accept_language[:_HEADER_CHARS], LanguageAccept), key=lambda r: -r[1])
+    refused = {tag.lower() for tag, quality in ranges if quality == 0}
+    for tag, quality in ranges:
+        if quality == 0:
+            continue
+        if tag == "*":
+            return next((language for language in LANGUAGES if language not in refused), DEFAULT_LANGUAGE)
+        primary = tag.split("-")[0].lower()
+        if primary in LANGUAGES and primary not in refused:
+            return primary
+    return DEFAULT_LANGUAGE
 
 
 def language_of(environ: dict[str, Any]) -> str:

@@ -1,0 +1,98 @@
+"""The layers of docs/architecture.md, held: which package may import which, what the command
+line loads, and the whole of the code under the type checker."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .serving import ROOT
+
+PYPROJECT = ROOT / "pyproject.toml"
+WEB = ("flask", "werkzeug", "flask_smorest", "flask_swagger_ui", "apispec", "webargs", "gunicorn", "gevent")
+
+
+def _tracked_python_files() -> list[Path]:
+    """Every Python file of the repository, scripts without the suffix included."""
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    found = []
+    for name in out.stdout.splitlines():
+        path = ROOT / name
+        if not path.is_file():
+            continue  # deleted in the working tree
+        if name.endswith(".py"):
+            found.append(path)
+        elif "." not in path.name:
+            with path.open("rb") as f:
+                first = f.readline(200)
+            if first.startswith(b"#!") and b"python" in first:
+                found.append(path)
+    return found
+
+
+def _lint_imports(cwd: Path, config: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--no-cache", str(config)],
+        check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_every_import_keeps_to_the_layers() -> None:
+    result = _lint_imports(ROOT, PYPROJECT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_layer_check_fails_on_an_arrow_back_up(tmp_path: Path) -> None:
+    # The same contracts, over a tree of empty layers in which the core imports the contract
+    # and the command line imports Flask: both must be reported.
+    for name in ("wsgi", "spec", "app", "api", "cli", "contract", "texts", "rules"):
+        package = tmp_path / "service" / name
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+    (tmp_path / "service" / "__init__.py").write_text("")
+    (tmp_path / "service" / "rules" / "deal.py").write_text("import service.contract\n")
+    (tmp_path / "service" / "cli" / "replay.py").write_text("import flask\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = _lint_imports(tmp_path, PYPROJECT, env)
+    assert result.returncode != 0
+    assert "service.rules.deal -> service.contract" in result.stdout
+    assert "service.cli is not allowed to import flask" in result.stdout
+
+
+COMMANDS = {
+    "deal": ["deal", "--players", "4", "--seed", "7"],
+    "replay": ["replay", "{log}"],
+    "help": ["--help"],
+}
+PROGRAM = """
+import contextlib, io, json, sys
+from service.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(json.loads(sys.argv[1]))
+    except SystemExit:
+        pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_the_command_line_loads_no_web_framework(command: str, tmp_path: Path) -> None:
+    log = tmp_path / "deals.ndjson"
+    log.write_text((ROOT / "tests" / "golden" / "deals.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n")
+    argv = [arg.format(log=log) for arg in COMMANDS[command]]
+    out = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(argv)], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    assert "service.cli" in loaded
+    assert sorted(m for m in loaded if m.split(".")[0] in WEB) == []
