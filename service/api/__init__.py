@@ -50,7 +50,7 @@ class TarotApi(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _register_responses(self) -> None:
-        # Error responses are declared per operation (responses.documented_errors).
+        # Error responses are declared per operation (contract.openapi.operation_doc).
         pass
 
     def _register_pagination_header(self) -> None:

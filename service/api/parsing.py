@@ -1,11 +1,11 @@
 """JSON operations: the strict body reader, and the one decorator every JSON view wears.
 
-flask-smorest documents an operation from its decorators (``arguments``, ``response``,
-``alt_response``); each of them also wraps the view with work of its own on every request
-(webargs' location machinery, context lookups, coroutine checks). :func:`operation` applies
-them once to record the documentation, then serves the view with the steps it needs:
-parse the body, load it through the request schema (by its load plan, see
-:mod:`service.contract.plans`), call the view, send its answer.
+flask-smorest's ``arguments`` and ``response`` decorators would wrap each view with work of
+their own on every request (webargs' location machinery, context lookups, a second load and a
+dump through the schemas). :func:`operation` instead documents the view with the contract's
+operation object (:func:`service.contract.openapi.operation_doc`, through ``Blueprint.doc``)
+and serves it with the steps it needs: parse the body, load it through the request schema
+(by its load plan, see :mod:`service.contract.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
 :func:`service.contract.fields.codes`; the core's StrEnums left as they are, since orjson writes
@@ -28,14 +28,11 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.connection import CLOSE_CONNECTION
-from service.contract.example_answers import ANSWERS
 from service.contract.jsonio import BodyError, dumps, parse_body
-from service.contract.openapi import ACCEPT_LANGUAGE, LANGUAGE_HEADERS
+from service.contract.openapi import operation_doc
 from service.contract.operation import Operation, load
 from service.contract.problems import ParameterError, ProblemError, whole
 from service.rules.verdicts import Arg, msg
-
-from .documenting import documented_errors
 
 JSON = "application/json"
 
@@ -164,16 +161,6 @@ def operation(
     accepted = tuple(dict.fromkeys((JSON, *(kind for kind in streams or {} if kind))))
 
     def decorate(view: Callable[[Any], Any]) -> Callable[[], Response]:
-        documented = blp.doc(operationId=op.operation_id, parameters=[ACCEPT_LANGUAGE, *parameters], **(doc or {}))(
-            blp.arguments(op.request_schema, examples=op.examples)(
-                blp.response(
-                    200,
-                    op.response_schema,
-                    examples=_answer_examples(op.operation_id, op.examples),
-                    headers=LANGUAGE_HEADERS,
-                )(documented_errors(blp)(view))
-            )
-        )
         plan = op.plan
 
         @functools.wraps(view)
@@ -192,17 +179,11 @@ def operation(
                 return answer
             return Response(dumps(answer), mimetype="application/json")
 
-        serve.__dict__["_apidoc"] = documented._apidoc  # what blp.route reads to document it
-        return blp.route(op.path, methods=["POST"])(serve)  # type: ignore[no-any-return]
+        documented = (
+            blp.doc(**doc)(blp.doc(**operation_doc(op, parameters))(serve))
+            if doc
+            else blp.doc(**operation_doc(op, parameters))(serve)
+        )
+        return blp.route(op.path, methods=["POST"])(documented)  # type: ignore[no-any-return]
 
     return decorate
-
-
-def _answer_examples(operation_id: str, examples: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The 200 examples of an operation: the answer to each of its request examples."""
-    answers = ANSWERS.get(operation_id, {})
-    return {
-        name: {"summary": example["summary"], "value": answers[name]}
-        for name, example in examples.items()
-        if name in answers
-    }

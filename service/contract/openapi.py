@@ -1,14 +1,20 @@
-"""What the contract documents besides each operation's own schemas: the problem document
-(every error answer), the error responses of an operation reading a JSON body, and the
-parameters and headers the operations share."""
+"""What the contract documents besides each operation's own schemas: the operation object
+itself, the problem document (every error answer), the error responses of an operation
+reading a JSON body, and the parameters and headers the operations share."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from marshmallow import Schema, fields
 
 from .fields import EnumField
+from .problems import PROBLEM_MIMETYPE
+
+if TYPE_CHECKING:
+    from .operation import Operation
+
+JSON = "application/json"
 
 
 class FieldErrorSchema(Schema):
@@ -93,3 +99,38 @@ SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
     },
 }
 """Parameters and headers the operations share, registered once as components of the contract."""
+
+
+def operation_doc(op: Operation, parameters: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The OpenAPI operation object of ``op`` (schemas as marshmallow schemas, components by
+    name, which the spec's builder turns into references): its request and answer with their
+    examples (the answer to each request example: :mod:`service.contract.example_answers`),
+    the problem answers of an operation that reads a JSON body, the ``Accept-Language``
+    parameter and the query ``parameters`` named."""
+    from .example_answers import ANSWERS
+
+    answers = ANSWERS.get(op.operation_id, {})
+    answered = {
+        name: {"summary": example["summary"], "value": answers[name]}
+        for name, example in op.examples.items()
+        if name in answers
+    }
+    responses: dict[int, Any] = {
+        200: {
+            "description": "OK",
+            "headers": LANGUAGE_HEADERS,
+            "content": {JSON: {"schema": op.response_schema, "examples": answered}},
+        }
+    }
+    for status, description in sorted(BODY_ERRORS.items()):
+        responses[status] = {
+            "description": description,
+            "headers": LANGUAGE_HEADERS,
+            "content": {PROBLEM_MIMETYPE: {"schema": ProblemSchema}},
+        }
+    return {
+        "operationId": op.operation_id,
+        "parameters": [ACCEPT_LANGUAGE, *parameters],
+        "requestBody": {"required": True, "content": {JSON: {"schema": op.request_schema, "examples": op.examples}}},
+        "responses": responses,
+    }
