@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from load.run import Server, free_port, wrk  # noqa: E402
-from tests.dealgen import random_deal  # noqa: E402
+from service.randomdeals import random_deal  # noqa: E402
 
 REPORTS = ROOT / "reports" / "bench"
 BATCH_SIZE = 100

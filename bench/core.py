@@ -26,11 +26,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from service.randomdeals import random_deal, record  # noqa: E402
 from service.rules.cards import mask_of, parse_card  # noqa: E402
 from service.rules.deal import evaluate_deal  # noqa: E402
 from service.rules.play import legal_cards, trick_winner  # noqa: E402
 from service.rules.scoring import Contract, Side, Summary, score  # noqa: E402
-from tests.dealgen import random_deal, record  # noqa: E402
 
 try:
     from tarot import rules as peer

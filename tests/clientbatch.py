@@ -1,6 +1,6 @@
 """The batch the generated clients send (tests/test_client_python.py, tests/test_client_typescript.py).
 
-Valid records at three, four and five players (legally played deals from tests/dealgen.py,
+Valid records at three, four and five players (legally played deals from service/randomdeals.py,
 and a golden deal with the claims its engines agree on), sent twice: alone, and followed by
 one record that is well typed for a client but not a valid deal record (a dealer's seat
 beyond the table). Both batches are needed: the service loads a batch of valid records on
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.randomdeals import random_deal
 from tests.conftest import deal_request, golden, golden_claims
-from tests.dealgen import random_deal
 
 NOT_A_DEAL = {"id": "not-a-deal", "players": 4, "dealer": 4, "contract": "garde", "taker": 1, "plays": ["KS"]}
 NOT_A_DEAL_ERRORS = [("/dealer", "seat_out_of_range")]

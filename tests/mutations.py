@@ -1,6 +1,6 @@
 """One fault put into a legal deal, where it is known by construction (rules.md §12).
 
-Each kind of mutation takes a legal deal from :func:`tests.dealgen.random_deal` and changes
+Each kind of mutation takes a legal deal from :func:`service.randomdeals.random_deal` and changes
 one thing a recorder could get wrong: the order of one seat's cards, a card given to the
 wrong seat, the discard, the opening lead, a poignée. A :class:`Mutation` says where the
 fault was put (trick and seat, ``trick`` ``None`` for the discard), so that tests can hold
@@ -20,9 +20,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from service.randomdeals import random_deal, record
 from service.rules.deal import Evaluation, evaluate_deal
-
-from .dealgen import random_deal, record
 
 Deal = dict[str, Any]
 

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from marshmallow import Schema
 
 from service.contract.operations import OPERATIONS
+from service.randomdeals import random_deal
 
 from .conftest import deal_request, golden
-from .dealgen import random_deal
 from .test_api_plans import BODIES, PATHS
 
 SCHEMAS: dict[str, Schema] = {PATHS[name]: op.response_schema for name, op in OPERATIONS.items()}

@@ -21,8 +21,8 @@ from service.api.operations import batch
 from service.app import create_app
 from service.connection import DRAINING
 from service.contract.records import LINE_MAX_BYTES
+from service.randomdeals import random_deal
 from tests.conftest import deal_request, golden, golden_claims
-from tests.dealgen import random_deal
 from tests.serving import ROOT
 
 NDJSON = "application/x-ndjson"

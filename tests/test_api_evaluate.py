@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.randomdeals import random_deal
+
 from .conftest import golden
-from .dealgen import random_deal
 
 PATH = "/v1/deals/evaluate"
 FIELDS = (

@@ -23,11 +23,11 @@ from service.contract.common import StrictSchema
 from service.contract.fields import ENUM_COMPONENTS
 from service.contract.operations import OPERATIONS
 from service.contract.plans import FaultError, LoadPlan
+from service.randomdeals import random_deal
 from service.rules.cards import CARD_CODES
 
 from .badinputs import corpus, valid_bodies
 from .conftest import deal_request, golden
-from .dealgen import random_deal
 from .serving import ROOT
 
 BIDS = ENUM_COMPONENTS["Bid"]["enum"]

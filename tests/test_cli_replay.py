@@ -22,6 +22,7 @@ import pytest
 
 from service.cli import local, main, remote
 from service.contract.records import LINE_MAX_BYTES
+from service.randomdeals import random_deal
 
 from .commandline import (
     falsified,
@@ -33,7 +34,6 @@ from .commandline import (
     without_rate,
     write_ndjson,
 )
-from .dealgen import random_deal
 from .serving import Gunicorn, free_port
 
 SCRIPT = Path(sys.executable).parent / "tarot-rules"

@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 import yaml
 
+from service.randomdeals import random_deal
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.conftest import deal_request, golden
-from tests.dealgen import random_deal
 from tests.serving import ROOT, VENV_BIN, Gunicorn
 from tests.test_properties_batch import digest_of
 

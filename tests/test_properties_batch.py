@@ -26,9 +26,9 @@ from service.contract.claims import true_claims_of
 from service.contract.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
 from service.contract.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
 from service.contract.records import _PLAN
+from service.randomdeals import random_deal
 from service.rules.deal import evaluate_deal
 
-from .dealgen import random_deal
 from .test_api_batch import ANSWER, _validator, post_lines, true_claims
 from .test_api_plans import _nodes
 

@@ -8,12 +8,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.randomdeals import random_deal, record
 from service.rules.cards import EXCUSE, parse_card
 from service.rules.deal import evaluate_deal
 from service.rules.excuse import ExcuseOutcome
 from service.rules.record import DealRecord
-
-from .dealgen import random_deal, record
 
 deals = st.builds(random_deal, st.integers(0, 2**32), st.sampled_from([3, 4, 5]))
 

@@ -14,9 +14,8 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.randomdeals import random_deal, record
 from service.rules.deal import evaluate_deal
-
-from .dealgen import random_deal, record
 
 deals = st.builds(random_deal, st.integers(0, 2**32), st.sampled_from([3, 4, 5]))
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

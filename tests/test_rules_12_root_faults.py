@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from service.randomdeals import random_deal, record
 from service.rules.cards import parse_card
 from service.rules.deal import evaluate_deal
 from service.rules.play import legal_cards, trick_winner
 from service.rules.verdicts import ViolationCode
 
-from .dealgen import random_deal, record
 from .mutations import KINDS, faulty, first_root_at, mutate, roots
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

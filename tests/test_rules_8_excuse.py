@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from service.randomdeals import random_deal, record
 from service.rules.cards import parse_card
 from service.rules.counting import petit_au_bout_side
 from service.rules.deal import Status, evaluate_deal
@@ -17,8 +18,6 @@ from service.rules.excuse import ExcuseOutcome, settle_excuse
 from service.rules.play import Trick
 from service.rules.scoring import Side
 from service.rules.variants import ExcuseLastTrick, Rules
-
-from .dealgen import random_deal, record
 
 A, D = Side.ATTACK, Side.DEFENCE
 SIDES = (A, D, D)

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import service.rules
+from service.randomdeals import random_deal
 
 from .badinputs import valid_bodies
 from .conftest import deal_request, golden
-from .dealgen import random_deal
 from .mutations import KINDS, mutate
 from .serving import ROOT
 

@@ -1,7 +1,7 @@
 """One fault per deal (rules.md §2–§6, §9.5), on the core: each must be the first violation,
 at the trick and seat where it happened.
 
-Each case starts from a legally played random deal (tests/dealgen.py) and injects one fault
+Each case starts from a legally played random deal (service/randomdeals.py) and injects one fault
 whose location is known by construction.
 """
 
@@ -14,14 +14,13 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from service.randomdeals import random_deal, record
 from service.rules.cards import TRUMPS, cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.play import LegalReason, legal_cards, trick_winner
 from service.rules.scoring import PoigneeSize
 from service.rules.table import TABLES
 from service.rules.verdicts import Violation
-
-from .dealgen import random_deal, record
 
 Deal = dict[str, Any]
 

@@ -62,9 +62,9 @@ def test_evaluations_survive_pickle_and_deepcopy() -> None:
     import copy
     import pickle
 
+    from service.randomdeals import random_deal, record
     from service.rules.deal import evaluate_deal
 
-    from .dealgen import random_deal, record
     from .mutations import KINDS, mutate
 
     evaluations = [evaluate_deal(record(random_deal(seed, n))) for seed in range(5) for n in (3, 4, 5)]

@@ -20,8 +20,8 @@ import pytest
 from flask import Flask
 
 from service.connection import STREAMED_PATHS
+from service.randomdeals import random_deal
 from tests.conftest import deal_request, golden
-from tests.dealgen import random_deal
 from tests.serving import Gunicorn
 
 BATCH = "/v1/deals/evaluate-batch"
