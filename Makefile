@@ -67,8 +67,8 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check setup.py service tests load bench conformance scripts/conformance-cases
-	$(BIN)/ruff format --check setup.py service tests load bench conformance scripts/conformance-cases
+	$(BIN)/ruff check setup.py service tests load bench conformance
+	$(BIN)/ruff format --check setup.py service tests load bench conformance
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -115,10 +115,10 @@ spec: $(STAMP) $(CATALOGS)
 	$(BIN)/python -m service.spec --answers > openapi.yaml.new
 	$(BIN)/ruff format --quiet service/contract/example_answers.py && mv openapi.yaml.new openapi.yaml
 
-# Rewrite the conformance kit's case files (conformance/v1/cases) from scripts/conformance-cases;
-# a test fails while they differ from what it writes.
+# Rewrite the conformance kit's case files (conformance/v1/cases) with its generator
+# (conformance/generator); a test fails while they differ from what it writes.
 kit: $(STAMP) $(CATALOGS)
-	$(BIN)/python scripts/conformance-cases
+	$(BIN)/python -m conformance.generator
 
 # Re-pin the dependencies from pyproject.toml (needs the package registry).
 lock: $(STAMP)

@@ -1,6 +1,6 @@
 """The conformance kit's cases (conformance/v1/): well formed, complete, and true of the service.
 
-The kit is written by scripts/conformance-cases; these tests hold the committed files to the
+The kit is written by its generator, conformance/generator; these tests hold the committed files to the
 case-file schema and the rulebook, check that together they cover every section, verdict code,
 table size and variant flag, and pose every case to the service in process. The pointer and
 comparison logic is the format's own (RFC 6901, numbers by value, multisets for
@@ -180,7 +180,7 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
 
 def test_the_generator_reproduces_the_files() -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "conformance-cases"), "--check"],
+        [sys.executable, "-m", "conformance.generator", "--check"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,0 +1,449 @@
+"""The reference model: the rulebook read independently of service/rules.
+
+Legal cards, trick winner, the Excuse settlement, the count and the score, the first fault
+of the discard and the play, on the wire's card codes. The kit holds every answer of the
+service to it before a case is written; tests/test_conformance_oracle.py holds it to the core.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .cards import (
+    CONTRACTS,
+    DECK,
+    KINGS,
+    MULTIPLIER,
+    OUDLERS,
+    POIGNEE_BONUS,
+    SUITS,
+    TABLE,
+    THRESHOLD,
+    TIERS,
+    Deal,
+    Json,
+    half_points,
+    ordered,
+    other,
+    points_of,
+    rank,
+    suit,
+)
+
+
+def ref_legal(hand: list[str], trick: list[str], ban: str | None = None) -> tuple[list[str], str]:
+    """The legal cards and the deciding rule (§6, §5.3 with the §12 reading of the Excuse)."""
+    led = next((suit(c) for c in trick if c != "EX"), None)
+    excuse = [c for c in hand if c == "EX"]
+    if led is None:
+        # A hand of nothing but the called suit is free of the ban; the Excuse is something else.
+        if ban is not None and any(suit(c) != suit(ban) for c in hand):
+            allowed = [c for c in hand if suit(c) != suit(ban) or c == ban]
+            if len(allowed) < len(hand):
+                return ordered(allowed), "called_suit_ban"
+        return ordered(hand), "lead"
+    if led != "T":
+        follow = [c for c in hand if suit(c) == led]
+        if follow:
+            return ordered(follow + excuse), "follow"
+    trumps = [c for c in hand if suit(c) == "T"]
+    if not trumps:
+        return ordered(hand), "discard"
+    top = max((rank(c) for c in trick if suit(c) == "T"), default=None)
+    if top is None:
+        return ordered(trumps + excuse), "trump"
+    higher = [c for c in trumps if rank(c) > top]
+    if higher:
+        return ordered(higher + excuse), "overtrump"
+    return ordered(trumps + excuse), "undertrump"
+
+
+def ref_fault(hand: list[str], trick: list[str], card: str, ban: str | None) -> str | None:
+    """The violation code of playing ``card`` from ``hand`` to ``trick`` (None: legal)."""
+    legal, reason = ref_legal(hand, trick, ban)
+    if card in legal:
+        return None
+    if reason == "called_suit_ban":
+        return "called_suit_lead"
+    if reason == "follow":
+        return "renounce"
+    # A trump was due (a discard refuses no card): none played, or one too low.
+    if suit(card) == "T":
+        return "must_overtrump"
+    return "renounce" if next(suit(c) for c in trick if c != "EX") == "T" else "must_trump"
+
+
+def ref_trick_index(cards: list[str]) -> int | None:
+    """Index of the card winning the trick so far (§7, without the last-trick exception)."""
+    trumps = [i for i, c in enumerate(cards) if suit(c) == "T"]
+    if trumps:
+        return max(trumps, key=lambda i: rank(cards[i]))
+    led = next((suit(c) for c in cards if c != "EX"), None)
+    if led is None:
+        return None
+    return max((i for i, c in enumerate(cards) if suit(c) == led), key=lambda i: rank(cards[i]))
+
+
+def ref_winner_answer(req: Json) -> dict[str, Json]:
+    cards, n, leader = req["cards"], req["players"], req.get("leader") or 0
+    i = ref_trick_index(cards)
+    led = next((suit(c) for c in cards if c != "EX"), None)
+    return {
+        "/winner": None if i is None else (leader + i) % n,
+        "/winner_index": i,
+        "/winning_card": None if i is None else cards[i],
+        "/led_suit": led,
+        "/trumped": any(suit(c) == "T" for c in cards),
+        "/complete": len(cards) == n,
+    }
+
+
+def ref_chelem_term(announced: bool, made_by: str | None) -> int:
+    if made_by == "attack":
+        return 400 if announced else 200
+    return (-200 if announced else 0) + (-200 if made_by == "defence" else 0)
+
+
+def ref_score(
+    players: int,
+    contract: str,
+    taker: int,
+    partner: int | None,
+    points: float,
+    oudlers: int,
+    petit: str | None,
+    poignees: list[str],
+    announced: bool,
+    made_by: str | None,
+) -> dict[str, Json]:
+    """§9.2–9.6: D and the marks; ``poignees`` are tiers (their bonus goes to the winner)."""
+    m = MULTIPLIER["garde" if contract == "pousse" else contract]
+    threshold = THRESHOLD[oudlers]
+    won = points >= threshold
+    margin = math.ceil(abs(points - threshold))
+    s = 1 if won else -1
+    p = {"attack": 1, "defence": -1, None: 0}[petit]
+    terms = {
+        "/won": won,
+        "/threshold": threshold,
+        "/margin": margin,
+        "/multiplier": m,
+        "/contract_points": s * (25 + margin) * m,
+        "/petit_au_bout": p * 10 * m,
+        "/poignees": s * sum(POIGNEE_BONUS[t] for t in poignees),
+        "/chelem": ref_chelem_term(announced, made_by),
+    }
+    d = sum(terms[k] for k in ("/contract_points", "/petit_au_bout", "/poignees", "/chelem"))
+    marks = [-d] * players
+    if players == 5 and partner is not None and partner != taker:
+        marks[taker], marks[partner] = 2 * d, d
+    else:
+        marks[taker] = (players - 1) * d
+    return {**terms, "/per_defender": d, "/scores": marks}
+
+
+def ref_score_answer(req: Json) -> dict[str, Json]:
+    chelem = req.get("chelem") or {}
+    return ref_score(
+        req["players"],
+        req["contract"],
+        req["taker"],
+        req.get("partner"),
+        req["points"],
+        req["oudlers"],
+        req.get("petit_au_bout"),
+        [p["size"] for p in req.get("poignees") or []],
+        bool(chelem.get("announced")),
+        chelem.get("made_by"),
+    )
+
+
+def taker_and_contract(d: Deal) -> tuple[int | None, str | None]:
+    """§3.3: from the bids when given (pousse is garde under its variant)."""
+    if d.get("bids") is None:
+        return d.get("taker"), d.get("contract")
+    best, taker = -1, None
+    for i, bid in enumerate(d["bids"][: d["players"]]):
+        if bid == "pass":
+            continue
+        level = CONTRACTS.index("garde" if bid == "pousse" else bid)
+        if level > best:
+            best, taker = level, (d["dealer"] + 1 + i) % d["players"]
+    return taker, None if taker is None else CONTRACTS[best]
+
+
+def first_leader(d: Deal, taker: int) -> int:
+    if d.get("chelem_announced"):
+        return taker
+    players: int = d["players"]
+    if (d.get("rules") or {}).get("first_lead") == "after_taker":
+        return (taker + 1) % players
+    dealer: int = d["dealer"]
+    return (dealer + 1) % players
+
+
+def opening_ban(d: Deal) -> str | None:
+    if d["players"] != 5 or (d.get("rules") or {}).get("called_suit_lead_ban") is False:
+        return None
+    return d.get("called_card")
+
+
+def start_hands(d: Deal, taker: int, contract: str) -> list[list[str]]:
+    """Each seat's hand as play starts (§4.1: the taker takes the dog and discards)."""
+    hands = [list(h) for h in d["hands"]]
+    if contract in ("prise", "garde"):
+        discard = set(d.get("discard") or ())
+        hands[taker] = ordered(c for c in hands[taker] + list(d.get("dog") or ()) if c not in discard)
+    return hands
+
+
+@dataclass
+class RefTrick:
+    leader: int
+    cards: list[str]
+    winner: int | None
+
+    def seat_of(self, card: str, n: int) -> int:
+        return (self.leader + self.cards.index(card)) % n
+
+
+@dataclass
+class Ref:
+    """The reference model's reading of a deal that breaks no rule."""
+
+    taker: int
+    contract: str
+    partner: int | None
+    attack: set[int]
+    tricks: list[RefTrick]
+    answer: dict[str, Json] = field(default_factory=dict)
+    """The verdicts, as pointers into the evaluate answer."""
+
+    def side(self, seat: int) -> str:
+        return "attack" if seat in self.attack else "defence"
+
+
+def ref_tricks(d: Deal, leader: int) -> list[RefTrick]:
+    n, plays = d["players"], d.get("plays") or []
+    tricks = []
+    for start in range(0, len(plays), n):
+        cards = list(plays[start : start + n])
+        i = ref_trick_index(cards)
+        tricks.append(RefTrick(leader, cards, None if i is None else (leader + i) % n))
+        if len(cards) == n:
+            leader = tricks[-1].winner  # type: ignore[assignment]
+    return tricks
+
+
+def ref_evaluate(d: Deal) -> Ref:
+    """The verdicts of a deal record that breaks no rule (complete or in progress)."""
+    n, table = d["players"], TABLE[d["players"]]
+    rules = d.get("rules") or {}
+    taker, contract = taker_and_contract(d)
+    assert taker is not None and contract is not None
+    tricks = ref_tricks(d, first_leader(d, taker))
+    plays = d.get("plays") or []
+    complete = len(plays) == n * table.hand
+    played_by = {c: t.seat_of(c, n) for t in tricks for c in t.cards}
+    partner = None
+    if n == 5 and d.get("called_card"):
+        called = d["called_card"]
+        if d.get("hands") is not None:
+            holder = next((s for s, h in enumerate(d["hands"]) if called in h), None)
+        else:
+            holder = played_by.get(called)
+        partner = None if holder == taker else holder
+    ref = Ref(taker, contract, partner, {taker} | ({partner} if partner is not None else set()), tricks)
+    side = ref.side
+    last = table.hand - 1
+    if complete and "EX" in tricks[-1].cards:
+        # §7: the Excuse takes the last trick when its side took every other one.
+        seat = played_by["EX"]
+        own = side(seat)
+        swept = {side(t.winner) for t in tricks[:-1]} == {own}  # type: ignore[arg-type]
+        allowed = not rules.get("excuse_chelem_requires_announce") or (d.get("chelem_announced") and own == "attack")
+        if swept and allowed:
+            tricks[-1].winner = seat
+    a: dict[str, Json] = {"/status": "complete" if complete else "in_progress", "/valid": True}
+    a["/taker"], a["/contract"], a["/partner"] = taker, contract, partner
+    for i, t in enumerate(tricks):
+        if len(t.cards) == n:
+            a[f"/tricks/{i}/winner"] = t.winner
+    # §8: the Excuse.
+    excuse: dict[str, Json] = {"outcome": "not_played", "kept_by": None, "exchange": None}
+    if "EX" in played_by:
+        seat = played_by["EX"]
+        index = next(i for i, t in enumerate(tricks) if "EX" in t.cards)
+        t = tricks[index]
+        owner = side(seat)
+        if len(t.cards) < n or t.winner is None:
+            excuse = {"outcome": "returned", "kept_by": owner, "exchange": None}
+        elif index == last:
+            if t.winner == seat:
+                excuse = {"outcome": "took_last_trick", "kept_by": owner, "exchange": None}
+            elif rules.get("excuse_last_trick") == "trick_winner":
+                keeper = side(t.winner)
+                outcome = "kept_in_last_trick" if keeper == owner else "changed_side"
+                excuse = {"outcome": outcome, "kept_by": keeper, "exchange": None}
+            else:
+                excuse = {"outcome": "changed_side", "kept_by": other(owner), "exchange": None}
+        else:
+            exchange = None
+            if side(t.winner) != owner:
+                won = [i for i, u in enumerate(tricks) if len(u.cards) == n and side(u.winner) == owner]  # type: ignore[arg-type]
+                paid = None if not won else max(won[0], index)
+                exchange = {
+                    "from_side": owner,
+                    "to_side": other(owner),
+                    "paid_at_trick": paid,
+                    "on_paper": complete and paid is None,
+                }
+            excuse = {"outcome": "returned", "kept_by": owner, "exchange": exchange}
+    elif complete and "EX" in (d.get("dog") or []) and contract in ("garde_sans", "garde_contre"):
+        # §12: an Excuse left in the unseen dog goes with the side the dog counts for.
+        keeper = "attack" if contract == "garde_sans" else "defence"
+        excuse = {"outcome": "in_dog", "kept_by": keeper, "exchange": None}
+    if tricks:
+        for key in ("outcome", "kept_by", "exchange"):
+            a[f"/excuse/{key}"] = excuse[key]
+    else:
+        a["/excuse"] = None
+    a["/poignees"] = [
+        {"seat": p["seat"], "side": side(p["seat"]), "size": TIERS[table.poignees.index(len(p["cards"]))]}
+        for p in d.get("poignees") or []
+    ]
+    a["/chelem/announced"] = bool(d.get("chelem_announced"))
+    if complete:
+        # §9.1: the cards of each side, the dog or the discard, then the Excuse and its half point.
+        piles: dict[str, list[str]] = {"attack": [], "defence": []}
+        for t in tricks:
+            piles[side(t.winner)] += t.cards  # type: ignore[arg-type]
+        if contract in ("prise", "garde"):
+            if d.get("discard") is not None:
+                piles["attack"] += d["discard"]
+            elif d.get("hands") is None:
+                piles["attack"] += [c for c in DECK if c not in plays]
+        else:
+            if d.get("dog") is not None:
+                dog = list(d["dog"])
+            elif d.get("hands") is not None:
+                dog = [c for c in DECK if not any(c in h for h in d["hands"])]
+            else:
+                dog = [c for c in DECK if c not in plays]
+            piles["attack" if contract == "garde_sans" else "defence"] += dog
+        for pile in piles.values():
+            if "EX" in pile:
+                pile.remove("EX")
+        if excuse["kept_by"] is not None:
+            piles[excuse["kept_by"]].append("EX")
+        halves = {s: sum(half_points(c) for c in pile) for s, pile in piles.items()}
+        if excuse["exchange"] is not None:
+            halves[excuse["exchange"]["from_side"]] -= 1
+            halves[excuse["exchange"]["to_side"]] += 1
+        oudlers = {s: sum(c in OUDLERS for c in pile) for s, pile in piles.items()}
+        # §9.4, with the second-to-last trick when the chelem side led the Excuse to the last.
+        petit = None
+        if "1T" in tricks[-1].cards:
+            petit = side(tricks[-1].winner)  # type: ignore[arg-type]
+        elif excuse["outcome"] == "took_last_trick" and tricks[-1].cards[0] == "EX" and "1T" in tricks[-2].cards:
+            petit = side(tricks[-2].winner)  # type: ignore[arg-type]
+        sides = {side(t.winner) for t in tricks}  # type: ignore[arg-type]
+        made_by = sides.pop() if len(sides) == 1 else None
+        a["/points/attack"], a["/points/defence"] = points_of(halves["attack"]), points_of(halves["defence"])
+        a["/oudlers/attack"], a["/oudlers/defence"] = oudlers["attack"], oudlers["defence"]
+        a["/petit_au_bout"] = petit
+        a["/chelem/made_by"] = made_by
+        score = ref_score(
+            n,
+            contract,
+            taker,
+            partner,
+            points_of(halves["attack"]),
+            oudlers["attack"],
+            petit,
+            [p["size"] for p in a["/poignees"]],
+            bool(d.get("chelem_announced")),
+            made_by,
+        )
+        a.update({"/score" + k: v for k, v in score.items()})
+    else:
+        # Who plays next: the first leader, the next seat of an unfinished trick, or the winner.
+        trick: list[str] = []
+        if not tricks:
+            seat = first_leader(d, taker)
+        elif len(tricks[-1].cards) < n:
+            trick = tricks[-1].cards
+            seat = (tricks[-1].leader + len(trick)) % n
+        else:
+            seat = tricks[-1].winner  # type: ignore[assignment]
+        a["/next/seat"] = seat
+        a["/next/legal"] = None  # §12: unknown without the hands
+        if d.get("hands") is not None:
+            hand = [c for c in start_hands(d, taker, contract)[seat] if c not in plays]
+            first = not tricks or (len(tricks) == 1 and bool(trick))
+            a["/next/legal"] = ref_legal(hand, trick, opening_ban(d) if first else None)[0]
+    ref.answer = a
+    return ref
+
+
+def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
+    """The first fault of a record whose deal and bids are sound: discard, poignées, play.
+
+    (code, trick, seat), in the order rules.md §12 reports faults.
+    """
+    n, table = d["players"], TABLE[d["players"]]
+    taker, contract = taker_and_contract(d)
+    assert taker is not None and contract is not None
+    hands = d["hands"]
+    discard = list(d.get("discard") or [])
+    if contract in ("garde_sans", "garde_contre"):
+        if discard:
+            return "discard_size", None, taker
+    else:
+        available = set(hands[taker]) | set(d.get("dog") or [])
+        if len(discard) != table.dog or len(set(discard)) != len(discard):
+            return "discard_size", None, taker
+        if any(c not in available for c in discard):
+            return "discard_not_held", None, taker
+        if any(c in KINGS or c in OUDLERS for c in discard):
+            return "discard_king_or_bout", None, taker
+        plain = sum(suit(c) in SUITS and c not in KINGS for c in available)
+        if sum(suit(c) == "T" for c in discard) > max(0, table.dog - plain):
+            return "discard_trump", None, taker
+    play = start_hands(d, taker, contract)
+    seen: set[int] = set()
+    for p in d.get("poignees") or []:
+        shown, seat = p["cards"], p["seat"]
+        if seat in seen or len(set(shown)) != len(shown):
+            return "poignee_duplicate", 0, seat
+        seen.add(seat)
+        if len(shown) not in table.poignees:
+            return "poignee_size", 0, seat
+        showable = set(play[seat]) | ({c for c in discard if suit(c) == "T"} if seat == taker else set())
+        if any(not (suit(c) == "T" or c == "EX") or c not in showable for c in shown):
+            return "poignee_card", 0, seat
+        if "EX" in shown and any(suit(c) == "T" and c not in shown for c in play[seat]):
+            return "poignee_excuse", 0, seat
+    leader = first_leader(d, taker)
+    plays = d["plays"]
+    for start in range(0, len(plays), n):
+        t = start // n
+        cards = plays[start : start + n]
+        # The trick is read from the seat under which most of its cards are held by the
+        # seats playing them, the seat due on a tie; another seat leads out of turn.
+        fits = [sum(c in play[(first + pos) % n] for pos, c in enumerate(cards)) for first in range(n)]
+        best = max(((leader + k) % n for k in range(n)), key=lambda first: fits[first])
+        if best != leader:
+            return "wrong_leader", t, best
+        for pos, card in enumerate(cards):
+            seat = (leader + pos) % n
+            if card not in play[seat]:
+                return "card_not_in_hand", t, seat
+            code = ref_fault(play[seat], cards[:pos], card, opening_ban(d) if t == 0 else None)
+            if code:
+                return code, t, seat
+            play[seat].remove(card)
+        i = ref_trick_index(cards)
+        leader = (leader + (i or 0)) % n
+    return None
