@@ -6,17 +6,16 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from service import randomdeals
+from service.rules.cards import Card, CardMask, cards_of, format_card, mask_of, parse_card
+from service.rules.table import TABLES
+
 from .cards import (
     CONTRACTS,
-    DECK,
-    KINGS,
-    OUDLERS,
     RANKS,
-    SUITS,
     TABLE,
     Deal,
     Json,
-    ordered,
     rank,
     suit,
 )
@@ -29,16 +28,18 @@ from .oracle import (
     opening_ban,
     ref_evaluate,
     ref_legal,
-    ref_trick_index,
     ref_tricks,
     start_hands,
     taker_and_contract,
 )
 
 
-def petit_sec(hand: Iterable[str], ignore_excuse: bool = False) -> bool:
-    cards = set(hand)
-    return {c for c in cards if suit(c) == "T"} == {"1T"} and (ignore_excuse or "EX" not in cards)
+def _codes(cards: CardMask) -> list[str]:
+    return [format_card(c) for c in cards_of(cards)]
+
+
+def _mask(codes: Iterable[str]) -> CardMask:
+    return mask_of(parse_card(c) for c in codes)
 
 
 def new_hands(
@@ -49,42 +50,24 @@ def new_hands(
     allow_petit_sec: bool = False,
 ) -> tuple[list[list[str]], list[str]]:
     """Hands and dog, the ``fixed`` cards where they are asked for, the rest at random."""
-    fixed, table = fixed or {}, TABLE[players]
-    taken = [c for cards in fixed.values() for c in cards] + list(dog or [])
-    assert len(taken) == len(set(taken)), taken
-    for _ in range(1000):
-        rest = [c for c in DECK if c not in taken]
-        rng.shuffle(rest)
-        hands = [list(fixed.get(s, [])) for s in range(players)]
-        for hand in hands:
-            while len(hand) < table.hand:
-                hand.append(rest.pop())
-        chien = list(dog or [])
-        while len(chien) < table.dog:
-            chien.append(rest.pop())
-        assert not rest
-        if allow_petit_sec or not any(petit_sec(h) for h in hands):
-            return [ordered(h) for h in hands], ordered(chien)
-    raise KitError("no deal without a petit sec")
+    placed = {seat: [parse_card(c) for c in cards] for seat, cards in (fixed or {}).items()}
+    try:
+        hands, chien = randomdeals.deal_around(
+            rng, TABLES[players], placed, [parse_card(c) for c in dog or []], allow_petit_sec=allow_petit_sec
+        )
+    except ValueError as e:
+        raise KitError(str(e)) from e
+    return [_codes(h) for h in hands], _codes(chien)
 
 
 def auto_discard(full: list[str], size: int, rng: random.Random) -> list[str]:
     """A legal discard (§4.2): plain non-king cards, trumps only when they run short."""
-    plain = [c for c in ordered(full) if suit(c) in SUITS and c not in KINGS]
-    rng.shuffle(plain)
-    chosen = plain[:size]
-    if len(chosen) < size:
-        spare = [c for c in ordered(full) if suit(c) == "T" and c not in OUDLERS]
-        chosen += rng.sample(spare, size - len(chosen))
-    return ordered(chosen)
+    return _codes(randomdeals.discard(rng, _mask(full), size))
 
 
 def auto_call(hand: list[str], rng: random.Random) -> str:
     """A king, or the next rank down when the taker holds all four (§5.1)."""
-    for r in ("K", "Q", "N", "J"):
-        if not all(r + s in hand for s in SUITS):
-            return r + rng.choice(SUITS)
-    return "J" + rng.choice(SUITS)
+    return format_card(randomdeals.call(rng, _mask(hand)))
 
 
 @dataclass
@@ -111,27 +94,31 @@ Discarder = Callable[[list[list[str]], list[str], int], list[str]]
 
 def play_out(d: Deal, rng: random.Random, policy: Policy | None = None) -> list[str]:
     """Every card of the deal, each chosen by ``policy`` (any card of the hand: it may break a
-    rule on purpose) or else at random among the legal ones."""
-    n = d["players"]
+    rule on purpose) or else at random among the legal ones: the random deals' own play
+    (service/randomdeals.py), on the hands this model reads from the deal."""
     taker, contract = taker_and_contract(d)
     assert taker is not None and contract is not None
-    hands = start_hands(d, taker, contract)
-    leader = first_leader(d, taker)
-    plays: list[str] = []
-    for t in range(TABLE[n].hand):
-        trick: list[str] = []
-        for pos in range(n):
-            seat = (leader + pos) % n
-            legal, _ = ref_legal(hands[seat], trick, opening_ban(d) if t == 0 else None)
-            card = policy(Turn(d, t, seat, trick, hands[seat], legal, rng)) if policy else None
-            if card is None:
-                card = rng.choice(legal)
-            assert card in hands[seat], (card, hands[seat])
-            trick.append(card)
-            hands[seat].remove(card)
-        plays += trick
-        leader = (leader + (ref_trick_index(trick) or 0)) % n
-    return plays
+    hands = [_mask(hand) for hand in start_hands(d, taker, contract)]
+    ban = opening_ban(d)
+
+    def chosen(turn: randomdeals.Turn) -> Card | None:
+        assert policy is not None
+        seen = Turn(d, turn.trick_index, turn.seat, [format_card(c) for c in turn.trick], _codes(turn.hand),
+                    [format_card(c) for c in turn.legal], turn.rng)  # fmt: skip
+        card = policy(seen)
+        return None if card is None else parse_card(card)
+
+    try:
+        plays = randomdeals.play_out(
+            rng,
+            hands,
+            first_leader(d, taker),
+            None if ban is None else parse_card(ban),
+            policy=None if policy is None else chosen,
+        )
+    except ValueError as e:
+        raise KitError(str(e)) from e
+    return [format_card(c) for c in plays]
 
 
 def make_deal(

@@ -10,24 +10,19 @@ answers an engine under test has to find.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from collections.abc import Iterator
-from enum import Enum
 from typing import Any
 
 import orjson
 
 from service.contract.claims import true_claims_of
-from service.contract.evaluate import ID_MAX_LENGTH, PASS
+from service.contract.evaluate import ID_MAX_LENGTH
 from service.contract.records import record_item
-from service.rules.cards import Card, format_card
+from service.randomdeals import random_record, request_of
 from service.rules.deal import Evaluation
-from service.rules.playout import random_deal
-from service.rules.record import DealRecord
 from service.rules.table import PLAYER_COUNTS
-from service.rules.variants import FFT
 
 from .errors import CommandError
 from .words import language, say
@@ -57,38 +52,6 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _codes(cards: tuple[Card, ...] | None) -> list[str] | None:
-    return None if cards is None else [format_card(c) for c in cards]
-
-
-def request_of(record: DealRecord, record_id: str | None = None) -> dict[str, Any]:
-    """The ``POST /v1/deals/evaluate`` request of a deal record, its keys in the request's order."""
-    request: dict[str, Any] = {} if record_id is None else {"id": record_id}
-    request.update(
-        players=record.players,
-        dealer=record.dealer,
-        hands=None if record.hands is None else [_codes(hand) for hand in record.hands],
-        dog=_codes(record.dog),
-        contract=None if record.contract is None else record.contract.value,
-        taker=record.taker,
-        bids=None if record.bids is None else [PASS if bid is None else bid.value for bid in record.bids],
-        called_card=None if record.called_card is None else format_card(record.called_card),
-        discard=_codes(record.discard),
-        chelem_announced=record.chelem_announced,
-        poignees=[{"seat": p.seat, "cards": _codes(p.cards)} for p in record.poignees],
-        plays=_codes(record.plays),
-    )
-    if record.rules != FFT:
-        # Only the flags that differ from the FFT (the request leaves the others out); an enum
-        # as its plain string, as JSON parsing would give it.
-        request["rules"] = {
-            f.name: value.value if isinstance(value, Enum) else value
-            for f in dataclasses.fields(record.rules)
-            if (value := getattr(record.rules, f.name)) != getattr(FFT, f.name)
-        }
-    return request
-
-
 def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
     """What the service's evaluation says of a request, as the claims an engine would make."""
     evaluations: list[Evaluation] = []
@@ -101,7 +64,8 @@ def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
 def deal_lines(players: int, seed: int, count: int, id_prefix: str | None, claims: bool) -> Iterator[bytes]:
     """The NDJSON lines of ``count`` deals from ``seed``, each ended by a newline."""
     for deal_seed in range(seed, seed + count):
-        request = request_of(random_deal(players, deal_seed), None if id_prefix is None else f"{id_prefix}{deal_seed}")
+        record = random_record(deal_seed, players, auction=True)
+        request = request_of(record, None if id_prefix is None else f"{id_prefix}{deal_seed}")
         if claims:
             request["claims"] = claims_of(request, deal_seed)
         yield orjson.dumps(request) + b"\n"
