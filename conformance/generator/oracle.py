@@ -236,6 +236,16 @@ def ref_tricks(d: Deal, leader: int) -> list[RefTrick]:
     return tricks
 
 
+def unseen_dog(d: Deal) -> list[str]:
+    """The dog of a garde sans or contre (§4.3) of a complete deal: as given, or what the hands
+    do not hold, or, without hands, what nobody played (§12)."""
+    if d.get("dog") is not None:
+        return list(d["dog"])
+    if d.get("hands") is not None:
+        return [c for c in DECK if not any(c in h for h in d["hands"])]
+    return [c for c in DECK if c not in (d.get("plays") or [])]
+
+
 def ref_evaluate(d: Deal) -> Ref:
     """The verdicts of a deal record that breaks no rule (complete or in progress)."""
     n, table = d["players"], TABLE[d["players"]]
@@ -300,7 +310,7 @@ def ref_evaluate(d: Deal) -> Ref:
                     "on_paper": complete and paid is None,
                 }
             excuse = {"outcome": "returned", "kept_by": owner, "exchange": exchange}
-    elif complete and "EX" in (d.get("dog") or []) and contract in ("garde_sans", "garde_contre"):
+    elif complete and "EX" in unseen_dog(d) and contract in ("garde_sans", "garde_contre"):
         # §12: an Excuse left in the unseen dog goes with the side the dog counts for.
         keeper = "attack" if contract == "garde_sans" else "defence"
         excuse = {"outcome": "in_dog", "kept_by": keeper, "exchange": None}
@@ -325,13 +335,7 @@ def ref_evaluate(d: Deal) -> Ref:
             elif d.get("hands") is None:
                 piles["attack"] += [c for c in DECK if c not in plays]
         else:
-            if d.get("dog") is not None:
-                dog = list(d["dog"])
-            elif d.get("hands") is not None:
-                dog = [c for c in DECK if not any(c in h for h in d["hands"])]
-            else:
-                dog = [c for c in DECK if c not in plays]
-            piles["attack" if contract == "garde_sans" else "defence"] += dog
+            piles["attack" if contract == "garde_sans" else "defence"] += unseen_dog(d)
         for pile in piles.values():
             if "EX" in pile:
                 pile.remove("EX")
