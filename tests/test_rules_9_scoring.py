@@ -13,14 +13,17 @@ from service.rules.scoring import (
     PoigneeSize,
     Side,
     Summary,
+    contract_named,
     margin_of,
     points_bounds_half,
     score,
     threshold_half,
 )
+from service.rules.variants import Rules
 from service.texts import render
 
 from .conftest import golden
+from .kitcases import kit_cases
 
 A, D = Side.ATTACK, Side.DEFENCE
 SIMPLE = PoigneeSize.SIMPLE
@@ -30,115 +33,89 @@ def half(points: float) -> int:
     return int(points * 2)
 
 
-# §10, the FFT's own examples at four players: (case, summary, defender's mark, taker's mark).
-FFT_EXAMPLES = [
-    (
-        "garde 49 with 2 oudlers, taker's poignée and Petit au bout",
-        Summary(4, Contract.GARDE, 0, None, half(49), 2, A, ((A, SIMPLE),)),
-        -106,
-        318,
-    ),
-    (
-        "garde sans won by 4, Petit au bout by the defence",
-        Summary(4, Contract.GARDE_SANS, 0, None, half(55), 1, D),
-        -76,
-        228,
-    ),
-    (
-        "prise lost by 7, taker's poignée and Petit au bout",
-        Summary(4, Contract.PRISE, 0, None, half(44), 1, A, ((A, SIMPLE),)),
-        42,
-        -126,
-    ),
-    (
-        "garde won by 11, a defender's poignée",
-        Summary(4, Contract.GARDE, 0, None, half(62), 1, None, ((D, SIMPLE),)),
-        -92,
-        276,
-    ),
-    (
-        "garde, announced chelem made, the defence kept its Excuse: 87 points",
-        Summary(4, Contract.GARDE, 0, None, half(87), 2, A, ((A, SIMPLE),), True, A),
-        -582,
-        1746,
-    ),
-]
+def summary_of(request: dict[str, Any]) -> Summary:
+    """The core's summary of a score request of the kit."""
+    chelem = request.get("chelem") or {}
+
+    def side(name: str | None) -> Side | None:
+        return None if name is None else Side(name)
+
+    return Summary(
+        request["players"],
+        contract_named(request["contract"], Rules(**request.get("rules", {}))),
+        request["taker"],
+        request.get("partner"),
+        half(request["points"]),
+        request["oudlers"],
+        side(request.get("petit_au_bout")),
+        tuple((Side(p["side"]), PoigneeSize(p["size"])) for p in request.get("poignees", [])),
+        chelem.get("announced", False),
+        side(chelem.get("made_by")),
+    )
 
 
-@pytest.mark.parametrize(("case", "summary", "defender", "taker"), FFT_EXAMPLES, ids=[e[0] for e in FFT_EXAMPLES])
-def test_10_fft_worked_examples(case: str, summary: Summary, defender: int, taker: int) -> None:
-    result = score(summary)
-    assert result.scores[0] == taker
-    assert result.scores[1:] == (defender,) * 3
+def check(case: dict[str, Any]) -> None:
+    """A score case of the kit: every term of D and every mark it states."""
+    result = score(summary_of(case["request"]))
+    terms = result._asdict() | {"threshold": result.threshold_half / 2, "scores": list(result.scores)}
+    for pointer, value in case["expect"].items():
+        assert terms[pointer.removeprefix("/")] == value, pointer
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "fft-examples"))
+def test_10_fft_worked_examples(case: dict[str, Any]) -> None:
+    """§10, the FFT's own examples at four players, as the kit states them (tests/kitcases.py)."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "thresholds", "half-point"))
+def test_9_2_thresholds_and_the_half_point(case: dict[str, Any]) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "contracts", "pousse", "marks"))
+def test_9_3_contracts_and_marks(case: dict[str, Any]) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "petit-au-bout"))
+def test_9_4_petit_au_bout(case: dict[str, Any]) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "poignee"))
+def test_9_5_poignees(case: dict[str, Any]) -> None:
+    check(case)
+
+
+@pytest.mark.parametrize("case", kit_cases("score", "chelem"))
+def test_9_6_chelem(case: dict[str, Any]) -> None:
+    check(case)
 
 
 def test_9_thresholds_by_oudlers() -> None:
     assert [threshold_half(k) / 2 for k in range(4)] == [56, 51, 41, 36]
 
 
-@pytest.mark.parametrize(
-    ("points", "oudlers", "won", "margin"),
-    [
-        (40.5, 2, False, 1),
-        (41.5, 2, True, 1),
-        (41, 2, True, 0),
-        (55.5, 0, False, 1),
-        (56.5, 0, True, 1),
-        (50.5, 1, False, 1),
-        (36, 3, True, 0),
-        (0, 0, False, 56),
-        (91, 3, True, 55),
-    ],
-)
+# The extremes of the count; the thresholds themselves are the kit's (above).
+@pytest.mark.parametrize(("points", "oudlers", "won", "margin"), [(0, 0, False, 56), (91, 3, True, 55)])
 def test_9_half_point_goes_to_the_winning_side(points: float, oudlers: int, won: bool, margin: int) -> None:
     need = threshold_half(oudlers)
     assert (half(points) >= need, margin_of(half(points), need)) == (won, margin)
 
 
+# Marks the kit does not state (its own are read above).
 OWN_CASES = [
     # (case, summary, marks)
-    ("3p garde won by 0.5 → 1", Summary(3, Contract.GARDE, 1, None, half(41.5), 2), (-52, 104, -52)),
-    ("3p garde lost by 0.5 → 1", Summary(3, Contract.GARDE, 2, None, half(40.5), 2), (52, 52, -104)),
     (
         "3p prise lost, taker's poignée goes to the defence",
         Summary(3, Contract.PRISE, 0, None, half(50), 1, None, ((A, SIMPLE),)),
         (-92, 46, 46),
     ),
     (
-        "3p garde contre, Petit au bout to defence",
-        Summary(3, Contract.GARDE_CONTRE, 0, None, half(60), 1, D),
-        (288, -144, -144),
-    ),
-    ("5p garde with a partner", Summary(5, Contract.GARDE, 0, 3, half(52), 2), (2 * 72, -72, -72, 72, -72)),
-    (
-        "5p prise lost with a partner: 2:1 split",
-        Summary(5, Contract.PRISE, 4, 1, half(30.5), 1),
-        (46, -46, 46, 46, -92),
-    ),
-    (
-        "5p alone (called himself): 4D",
-        Summary(5, Contract.GARDE_SANS, 2, 2, half(60), 1),
-        (-136, -136, 544, -136, -136),
-    ),
-    (
         "5p alone (called card in the dog): 4D",
         Summary(5, Contract.PRISE, 2, None, half(36), 3),
         (-25, -25, 100, -25, -25),
-    ),
-    (
-        "defence chelem, not announced",
-        Summary(4, Contract.PRISE, 1, None, half(7), 1, None, (), False, D),
-        (269, -807, 269, 269),
-    ),
-    (
-        "announced chelem that turns into a defence chelem: both terms",
-        Summary(4, Contract.PRISE, 0, None, half(5), 0, None, (), True, D),
-        (-3 * 476, 476, 476, 476),
-    ),
-    (
-        "announced chelem failed, contract won",
-        Summary(3, Contract.GARDE, 2, None, half(82), 2, None, (), True, None),
-        (68, 68, -136),
     ),
     (
         "several poignées add up",
@@ -232,9 +209,6 @@ def test_9_points_bounds(oudlers: int) -> None:
 
 
 def test_3_pousse_is_garde_only_under_its_variant() -> None:
-    from service.rules.scoring import contract_named
-    from service.rules.variants import Rules
-
     assert contract_named("garde_sans") is Contract.GARDE_SANS
     assert contract_named("pousse", Rules(pousse_alias=True)) is Contract.GARDE
     with pytest.raises(ValueError, match="pousse"):
