@@ -10,28 +10,9 @@ from service import randomdeals
 from service.rules.cards import Card, CardMask, cards_of, format_card, mask_of, parse_card
 from service.rules.table import TABLES
 
-from .cards import (
-    CONTRACTS,
-    RANKS,
-    TABLE,
-    Deal,
-    Json,
-    rank,
-    suit,
-)
-from .kit import (
-    KitError,
-)
-from .oracle import (
-    Ref,
-    first_leader,
-    opening_ban,
-    ref_evaluate,
-    ref_legal,
-    ref_tricks,
-    start_hands,
-    taker_and_contract,
-)
+from .cards import CONTRACTS, RANKS, TABLE, Deal, Json, rank, suit
+from .kit import KitError
+from .oracle import Ref, first_leader, opening_ban, ref_evaluate, ref_legal, ref_tricks, start_hands, taker_and_contract
 
 
 def _codes(cards: CardMask) -> list[str]:
@@ -99,7 +80,7 @@ def play_out(d: Deal, rng: random.Random, policy: Policy | None = None) -> list[
     taker, contract = taker_and_contract(d)
     assert taker is not None and contract is not None
     hands = [_mask(hand) for hand in start_hands(d, taker, contract)]
-    ban = opening_ban(d)
+    ban = opening_ban(d)  # read with the deal's rules: given as the called card, the FFT's ban applies it
 
     def chosen(turn: randomdeals.Turn) -> Card | None:
         assert policy is not None

@@ -5,29 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .building import (
-    Policy,
-    Turn,
-    chain,
-    fault,
-    find_deal,
-    make_deal,
-    play_first,
-)
-from .cards import (
-    KINGS,
-    Deal,
-    suit,
-)
-from .kit import (
-    Kit,
-)
-from .oracle import (
-    Ref,
-    first_leader,
-    ref_tricks,
-    start_hands,
-)
+from .building import Policy, Turn, chain, fault, find_deal, make_deal, play_first
+from .cards import KINGS, Deal, suit
+from .kit import Kit
+from .oracle import Ref, first_leader, ref_tricks, start_hands
 
 
 def called_card_cases(kit: Kit) -> None:

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .cards import (
-    PLAYER_WORD,
-    Deal,
-    Json,
-)
-from .kit import (
-    LEGAL_RULES,
-    LEGAL_TAG,
-    ROOT,
-    Kit,
-)
-from .oracle import (
-    ref_legal,
-)
+from .cards import PLAYER_WORD, Deal, Json
+from .kit import LEGAL_RULES, LEGAL_TAG, ROOT, Kit
+from .oracle import ref_legal
 
 GOLDEN = ROOT / "tests" / "golden"
 """The golden files, read as data (the tests read them too)."""

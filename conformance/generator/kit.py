@@ -12,16 +12,8 @@ from service.cli.kit import MISSING, json_equal, resolve, same_elements
 from service.rules.variants import FFT, Rules
 
 from . import service
-from .cards import (
-    Json,
-)
-from .oracle import (
-    ref_evaluate,
-    ref_first_fault,
-    ref_legal,
-    ref_score_answer,
-    ref_winner_answer,
-)
+from .cards import Json
+from .oracle import ref_evaluate, ref_first_fault, ref_legal, ref_score_answer, ref_winner_answer
 from .service import OPERATIONS
 
 ROOT = Path(__file__).resolve().parents[2]

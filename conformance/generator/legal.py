@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from .cards import (
-    Json,
-    cards,
-)
-from .kit import (
-    Kit,
-    Topic,
-)
+from .cards import Json, cards
+from .kit import Kit, Topic
 
 
 # fmt: off

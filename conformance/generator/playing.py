@@ -5,32 +5,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .building import (
-    Position,
-    fault,
-    find_deal,
-    inject,
-    make_deal,
-    play_first,
-    positions,
-    swap_plays,
-)
-from .cards import (
-    SUITS,
-    Deal,
-    rank,
-    suit,
-)
-from .kit import (
-    Kit,
-    KitError,
-)
-from .oracle import (
-    Ref,
-    first_leader,
-    ref_evaluate,
-    ref_tricks,
-)
+from .building import Position, fault, find_deal, inject, make_deal, play_first, positions, swap_plays
+from .cards import SUITS, Deal, rank, suit
+from .kit import Kit, KitError
+from .oracle import Ref, first_leader, ref_evaluate, ref_tricks
 
 
 def play_fault_cases(kit: Kit) -> None:

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-from .building import (
-    cut,
-    excuse_played,
-    find_deal,
-    make_deal,
-    play_first,
-    with_bids,
-)
-from .cards import (
-    Deal,
-    other,
-    suit,
-)
-from .kit import (
-    Kit,
-)
-from .oracle import (
-    Ref,
-    first_leader,
-    ref_evaluate,
-    ref_tricks,
-    start_hands,
-)
+from .building import cut, excuse_played, find_deal, make_deal, play_first, with_bids
+from .cards import Deal, other, suit
+from .kit import Kit
+from .oracle import Ref, first_leader, ref_evaluate, ref_tricks, start_hands
 
 
 def in_progress_cases(kit: Kit) -> None:

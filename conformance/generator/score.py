@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from .cards import (
-    CONTRACTS,
-    MULTIPLIER,
-    THRESHOLD,
-    Json,
-)
-from .kit import (
-    Kit,
-    Topic,
-)
+from .cards import CONTRACTS, MULTIPLIER, THRESHOLD, Json
+from .kit import Kit, Topic
 
 
 # fmt: off

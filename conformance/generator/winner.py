@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from .cards import cards
-from .kit import (
-    Kit,
-    Topic,
-)
+from .kit import Kit, Topic
 
 
 # fmt: off
