@@ -66,7 +66,7 @@ def generated_deals(kit: Kit, players: int, count: int) -> None:
     t = kit.topic(
         "evaluate",
         f"generated-{players}p",
-        f"Random legal {PLAYER_WORD[players]}-player deals (tests/dealgen.py), complete: every verdict of each.",
+        f"Random legal {PLAYER_WORD[players]}-player deals (service/randomdeals.py), complete: every verdict of each.",
     )
     for seed in range(count):
         d = random_deal(seed, players)

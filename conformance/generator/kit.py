@@ -156,7 +156,7 @@ class Kit:
             "description": description,
             "rules": list(dict.fromkeys(rules)),
             "tags": sorted(set(tags) | auto_tags(topic.operation, request, answer)),
-            "operation": OPERATIONS[topic.operation],
+            "operation": OPERATIONS[topic.operation].path,
             "request": request,
             "expect": expect,
         }

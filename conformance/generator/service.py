@@ -1,39 +1,35 @@
 """The one seam between the generator and the service: every question the kit asks goes here.
 
-For now the service is asked in process, through the Flask application's test client.
+The service is asked in process, through its contract (:mod:`service.contract`): the same
+load and the same answer as over HTTP, without a web framework.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
-from flask.testing import FlaskClient
+from service.contract.evaluate import EVALUATE
+from service.contract.jsonio import dumps
+from service.contract.operation import Operation
+from service.contract.problems import ProblemError
+from service.contract.scoring import SCORE
+from service.contract.tricks import LEGAL_CARDS, WINNER
 
-from service.app import create_app
-
-OPERATIONS = {
-    "legal-cards": "/v1/tricks/legal-cards",
-    "winner": "/v1/tricks/winner",
-    "score": "/v1/deals/score",
-    "evaluate": "/v1/deals/evaluate",
-}
-"""The kit's operations and the paths the service answers them at."""
+OPERATIONS: dict[str, Operation] = {"legal-cards": LEGAL_CARDS, "winner": WINNER, "score": SCORE, "evaluate": EVALUATE}
+"""The kit's operations and the contract's operation each one names."""
 
 
 class ServiceError(Exception):
     """The service refused a request the kit built: a fault of the kit's building, or of the service."""
 
 
-@functools.cache
-def _client() -> FlaskClient:
-    return create_app({"TESTING": True}).test_client()
-
-
 def answer(operation: str, request: Any) -> Any:
     """The service's answer (JSON) to ``request`` posed to ``operation`` (a key of OPERATIONS)."""
-    response = _client().post(OPERATIONS[operation], json=request)
-    if response.status_code != 200:
-        raise ServiceError(f"{operation}: {response.status_code} {response.get_json()} for {json.dumps(request)}")
-    return response.get_json()
+    try:
+        answered = OPERATIONS[operation].respond(request)
+    except ProblemError as exc:
+        codes = [(e.pointer, e.code) for e in exc.errors]
+        raise ServiceError(f"{operation}: {exc.status} {codes} for {json.dumps(request)}") from None
+    # As sent: through JSON, which writes the core's enums as their values.
+    return json.loads(dumps(answered))
