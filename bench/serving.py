@@ -129,6 +129,7 @@ def cost_per_request(seconds: int, rounds: int, connections: int) -> list[dict[s
                     "operation": op,
                     "keepalive": keep,
                     "server": name,
+                    "rounds": [{"cpu_us": c, "rps": r, "p99_ms": p} for c, r, p in measured],
                     "cpu_us": spread([cpu for cpu, _, _ in measured]),
                     "rps": spread([rps for _, rps, _ in measured]),
                     "p99_ms": spread([p99 for _, _, p99 in measured]),
@@ -137,6 +138,17 @@ def cost_per_request(seconds: int, rounds: int, connections: int) -> list[dict[s
                     "vs_flask_rps": spread([m[1] / b[1] for m, b in zip(measured, baseline, strict=True)]),
                 }
             )
+        ours, stock = runs[op, keep, WORKERS[0]], runs[op, keep, WORKERS[1]]
+        # The decision's figure: per round, the stock worker's CPU per request over ours.
+        rows.append(
+            {
+                "operation": op,
+                "keepalive": keep,
+                "server": "stock ÷ service worker",
+                "cpu_ratio": spread([s[0] / o[0] for o, s in zip(ours, stock, strict=True)]),
+                "p99_ratio": spread([s[2] / o[2] for o, s in zip(ours, stock, strict=True)]),
+            }
+        )
     return rows
 
 
@@ -396,11 +408,20 @@ def main() -> int:
         )
         print("|---|---|---:|---:|---:|---:|---:|")
         for r in cost:
-            if r["keepalive"] is keep:
+            if r["keepalive"] is keep and "cpu_ratio" not in r:
                 print(
                     f"| {r['operation']} | {r['server']} | {fmt(r['cpu_us'], 0)} | {fmt(r['vs_flask_cpu'], 2)} | "
                     f"{fmt(r['rps'], 0)} | {fmt(r['vs_flask_rps'], 2)} | {fmt(r['p99_ms'], 1)} |"
                 )
+    print("\nThe stock gevent worker's CPU per request ÷ the service worker's, and its p99 ÷ ours, per round\n")
+    print("| operation | client | CPU ratio | p99 ratio |")
+    print("|---|---|---:|---:|")
+    for r in cost:
+        if "cpu_ratio" in r:
+            print(
+                f"| {r['operation']} | {CLIENTS[r['keepalive']]} | {fmt(r['cpu_ratio'], 2)} | "
+                f"{fmt(r['p99_ratio'], 1)} |"
+            )
     print("\n400 slow clients (200 trickling headers, 200 a body) while 80 ordinary requests go through 4 threads\n")
     print("| server | ordinary statuses | p50 ms | slowest ms | slow clients answered 200 |")
     print("|---|---|---:|---:|---:|")

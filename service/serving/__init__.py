@@ -7,8 +7,11 @@
 - :mod:`.problems` — the answers the server writes itself, before any application runs;
 - :mod:`.hooks` — the server hooks ``gunicorn.conf.py`` calls (settings refused at start-up,
   the metrics directory, draining on SIGTERM);
-- :mod:`.logs` — gunicorn's logger, as JSON lines;
-- :mod:`.pins` — the gunicorn internals the worker relies on, checked by a test.
+- :mod:`.logs` — gunicorn's logger, as JSON lines.
+
+The gunicorn internals the worker relies on are listed, and checked against the pinned
+release, by ``tests/test_serving_gunicorn_pin.py``; why each custom part is kept is in
+``docs/performance.md`` (Serving: the stock gevent worker beside ours).
 
 What the server and the application tell each other lives in :mod:`service.connection`:
 neither side imports the other, and nothing here imports Flask. This module imports nothing,
