@@ -94,8 +94,9 @@ load: $(STAMP) $(CATALOGS)
 	$(BIN)/python load/run.py --seconds $(LOAD_SECONDS)
 
 # Benchmarks in an environment of their own (.venv-bench: the runtime dependencies and the
-# peer engine): the rules core against the peer, HTTP against a bare-Flask baseline, then
-# batches (HTTP batch against one deal per request, the command line, memory).
+# peer engine): the rules core against the peer, HTTP against a bare-Flask baseline, the
+# service's worker beside gunicorn's stock gevent worker (under 3 min), then batches (HTTP
+# batch against one deal per request, the command line, memory).
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -107,6 +108,7 @@ bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 	scripts/ensure-packages wrk
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
+	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json
 
 # Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test

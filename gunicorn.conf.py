@@ -1,23 +1,22 @@
 """gunicorn settings for the service: ``gunicorn -c gunicorn.conf.py service.wsgi:app``.
 
 `make run` and the container image both use this file; everything an operator tunes comes
-from the environment (see the README's Deploy section).
+from the environment (see the README's Deploy section). The behaviour behind the settings is
+in ``service/serving/`` (the worker, its limits, the hooks called below).
 """
 
 import os
-import shutil
-import signal
-import tempfile
 
-from service.connection import DRAINING
-from service.worker import ConnectionLimits, refuse_unsupported
+from service.serving import hooks
+from service.serving.limits import ConnectionLimits
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 
-# One worker process per CPU, each serving many connections with gevent (service.worker):
-# a slow or idle client waits in a greenlet and costs the others nothing, and the rules
-# work, CPU-bound and short, runs one request at a time per process.
-worker_class = "service.worker.ServiceWorker"
+# One worker process per CPU, each serving many connections with gevent: a slow or idle
+# client waits in a greenlet and costs the others nothing, and the rules work, CPU-bound and
+# short, runs one request at a time per process. Why this worker and not gunicorn's stock
+# gevent one: docs/performance.md, "Serving: the stock gevent worker beside ours".
+worker_class = "service.serving.worker.ServiceWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY") or len(os.sched_getaffinity(0)))
 # Open connections per worker; at the bound a worker stops accepting until one closes.
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
@@ -48,65 +47,27 @@ worker_tmp_dir = "/dev/shm"
 # The service needs no run-time control channel; no socket file is left behind.
 control_socket_disable = True
 
-# JSON lines on stdout, access and error logs alike (service.logs).
-logger_class = "service.logs.JsonGunicornLogger"
+# JSON lines on stdout, access and error logs alike.
+logger_class = "service.serving.logs.JsonGunicornLogger"
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
-# Prometheus multiprocess mode: each worker writes its samples to files in this directory and
-# /metrics sums them, so the counts are right whichever worker answers the scrape. The
-# variable must be set before any worker imports prometheus_client. This file is read again
-# on SIGHUP; the directory chosen the first time is kept.
-_OWN_METRICS_DIR = "_TAROT_OWN_METRICS_DIR"
-if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tarot-metrics-")
-    os.environ[_OWN_METRICS_DIR] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+# Prometheus multiprocess mode: workers share their samples through a directory.
+hooks.choose_metrics_directory()
 
 
 def on_starting(server):
-    """Refuse settings the server cannot honour (TLS, HTTP/2: gunicorn prints the reason and
-    exits 1); create the metrics directory and wipe it: a previous run's files would add to
-    our counts."""
-    refuse_unsupported(server.cfg)
-    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    os.makedirs(directory, exist_ok=True)
-    for entry in os.scandir(directory):
-        if entry.is_file() and entry.name.endswith(".db"):
-            os.unlink(entry.path)
+    hooks.on_starting(server)
 
 
 def child_exit(server, worker):
-    """Drop a dead worker's live gauges; its counters stay in the totals."""
-    from prometheus_client import multiprocess
-
-    multiprocess.mark_process_dead(worker.pid)
+    hooks.child_exit(worker)
 
 
 def on_exit(server):
-    """Remove the metrics directory if this server made it."""
-    own = os.environ.get(_OWN_METRICS_DIR)
-    if own:
-        shutil.rmtree(own, ignore_errors=True)
+    hooks.on_exit()
 
 
 def post_worker_init(worker):
-    """Give the worker its deadlines; drain on SIGTERM: /readyz 503 for ``drain_seconds``, then stop.
-
-    gunicorn's own handler stops the worker at once, after the request in hand; requests that
-    a load balancer still routes here in the meantime would be refused. While draining,
-    every answer closes its connection, so that clients reconnect to instances in service.
-    """
-    worker.limits = connection_limits
-
-    def drain(signum, frame):
-        worker.wsgi.config[DRAINING] = True
-        if drain_seconds <= 0:
-            worker.handle_exit(signum, frame)
-            return
-        signal.signal(signal.SIGALRM, worker.handle_exit)
-        signal.setitimer(signal.ITIMER_REAL, drain_seconds)
-
-    signal.signal(signal.SIGTERM, drain)
-    # As gunicorn does: a signal must not interrupt the system call of a request in progress.
-    signal.siginterrupt(signal.SIGTERM, False)
+    hooks.post_worker_init(worker, connection_limits, drain_seconds)

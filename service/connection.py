@@ -25,3 +25,7 @@ PAUSE = "tarot.pause"
 """WSGI environ key: a callable, without arguments, that a long answer (a batch) calls between
 two steps to let the server's other work run; absent where there is nothing else to run (the
 worker gives gevent's ``sleep``, a switch to the other greenlets)."""
+
+VERDICT_KEY = "tarot.verdict"
+"""WSGI environ key under which a view leaves its rule verdict for the request's access line
+(the server's logger writes it there: :mod:`service.serving.logs`)."""

@@ -259,7 +259,7 @@ def test_tls_settings_are_refused_at_start_up_not_ignored(tmp_path: Path) -> Non
 def test_settings_the_server_cannot_honour_are_named(settings: dict[str, Any], refused: list[str]) -> None:
     from types import SimpleNamespace
 
-    from service.worker import refuse_unsupported
+    from service.serving.hooks import refuse_unsupported
 
     if not refused:
         refuse_unsupported(SimpleNamespace(**settings))

@@ -448,7 +448,7 @@ def test_13_the_servers_own_answers_say_they_are_in_english() -> None:
     # A request the server cannot parse is answered before its headers are known: English, said so.
     from gunicorn.http import errors
 
-    from service.worker import HEADER_TIMEOUT_ANSWER, parse_problem
+    from service.serving.problems import HEADER_TIMEOUT_ANSWER, parse_problem
 
     for raw in (HEADER_TIMEOUT_ANSWER, parse_problem(errors.LimitRequestLine(9000, 4094))):
         head, _, body = raw.partition(b"\r\n\r\n")

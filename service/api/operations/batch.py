@@ -177,7 +177,7 @@ def _ndjson(req: flask.Request) -> Response:
     raw = get_input_stream(environ, max_content_length=None)
     # Werkzeug's stream for a body of known length reads a line a byte at a time: buffered, a
     # line costs a few calls. A server's own stream (gunicorn's) has a readline that returns
-    # each line as soon as it is in, which a slow upload needs (see service.worker for its cost).
+    # each line as soon as it is in, which a slow upload needs (see service.serving.worker for its cost).
     stream: IO[bytes] = io.BufferedReader(raw, READ_BYTES) if isinstance(raw, io.RawIOBase) else raw
     # A chunked upload may come from a client that waits for each answer before it sends the
     # next line: each answer goes out at once. A body of known length is all on its way.

@@ -38,15 +38,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
-import json
 import socket
-import tempfile
 import time
-import uuid
-from dataclasses import dataclass
 from datetime import datetime
-from http import HTTPStatus
-from typing import IO, Any
+from typing import Any
 from urllib.parse import unquote
 
 import gevent
@@ -57,30 +52,15 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
-from .connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED_PATHS
-from .rules.verdicts import Message, msg
-from .texts import DEFAULT_LANGUAGE, render
-
-PROBLEM_BASE = "/problems/"
-
-# Statuses other than 400 for the faults that have their own.
-_STATUS: tuple[tuple[type[Exception], HTTPStatus, str], ...] = (
-    (errors.LimitRequestLine, HTTPStatus.REQUEST_URI_TOO_LONG, "uri_too_long"),
-    (errors.LimitRequestHeaders, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers_too_large"),
-    (errors.ExpectationFailed, HTTPStatus.EXPECTATION_FAILED, "expectation_failed"),
-    (errors.ForbiddenProxyRequest, HTTPStatus.FORBIDDEN, "forbidden"),
-    (errors.UnsupportedTransferCoding, HTTPStatus.BAD_REQUEST, "unsupported_transfer_coding"),
-    (errors.InvalidChunkSize, HTTPStatus.BAD_REQUEST, "bad_chunked_body"),
-    (errors.ChunkMissingTerminator, HTTPStatus.BAD_REQUEST, "bad_chunked_body"),
-    (errors.InvalidChunkExtension, HTTPStatus.BAD_REQUEST, "bad_chunked_body"),
-)
+from ..connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED_PATHS
+from .limits import ConnectionLimits, SpillBudget
+from .problems import HEADER_TIMEOUT_ANSWER, parse_problem
+from .response import Response
 
 # Not the client's fault: left to gunicorn (a 500, logged with its trace).
 _SERVER_SIDE = (errors.InvalidResponseHeader, errors.InvalidResponseHeaderName, errors.ConfigurationProblem)
 
 _END_OF_HEADERS = b"\r\n\r\n"
-_SPILL_READ = 1024 * 1024
-_SEND_SLICE = 64 * 1024
 _FIRST_READ = 65536
 
 # accept() failures that only mean "not now".
@@ -91,281 +71,8 @@ _ACCEPT_STARVED = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 _GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
 
 
-def refuse_unsupported(cfg: Any) -> None:
-    """Refuse, at start-up, gunicorn settings this server would otherwise ignore.
-
-    The worker reads and writes its sockets itself, in plain HTTP/1.1: given a certificate it
-    would still speak plain HTTP, and asked for HTTP/2 it would still speak HTTP/1.1. An
-    operator who asked for either is told so before any client is, with what to do instead.
-    """
-    refused = []
-    if cfg.is_ssl:
-        refused.append(
-            "TLS (certfile/keyfile): this server speaks plain HTTP; terminate TLS in front of it "
-            "(an ingress or a proxy)"
-        )
-    if "h2" in (getattr(cfg, "http_protocols", None) or ()):
-        refused.append("HTTP/2 (http_protocols h2): this server speaks HTTP/1.1; leave http_protocols at h1")
-    if refused:
-        raise RuntimeError("settings this server cannot honour: " + "; ".join(refused))
-
-
-@dataclass(frozen=True)
-class ConnectionLimits:
-    """How long a connection may take over each part of a request, in seconds."""
-
-    header_seconds: float = 5.0
-    """From a request's first byte to the end of its headers; also how long a new connection
-    may stay silent."""
-    body_seconds: float = 10.0
-    """Longest wait for the next bytes of a body, and for the client to take more of an answer."""
-    drain_bytes: int = 64 * 1024
-    """Most of an unread request body discarded to keep the connection for the next request."""
-    answer_buffer_bytes: int = 4 * 1024 * 1024
-    """Most of a streamed answer kept in memory for a client that is not reading it yet (see
-    :class:`Response`)..."""
-    answer_spill_bytes: int = 256 * 1024 * 1024
-    """...and then in temporary files: at most this much for all the answers of a worker."""
-
-
-class SpillBudget:
-    """The bytes of unsent answers a worker process may keep on disk, shared by its answers.
-
-    Bounded per process, not per answer, so that the disk a pod needs (its ``/tmp``) is
-    known: workers × this bound, whatever the number of clients.
-    """
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.used = 0
-
-    def take(self, size: int) -> bool:
-        if self.used + size > self.limit:
-            return False
-        self.used += size
-        return True
-
-    def give(self, size: int) -> None:
-        self.used -= size
-
-
 class HeaderTimeoutError(Exception):
     """A request's headers did not arrive in time."""
-
-
-def problem_answer(status: HTTPStatus, kind: str, code: str, detail: Message) -> bytes:
-    """A raw HTTP answer with a problem document, for faults found before the application runs.
-
-    Such a request's headers are not known (it could not be parsed, or they never came), so
-    neither is the language it asks for: the answer is in English, and says so.
-    """
-    text = render(detail, DEFAULT_LANGUAGE)
-    body = json.dumps(
-        {
-            "type": PROBLEM_BASE + kind,
-            "title": render(Message(f"problem.title.{int(status)}"), DEFAULT_LANGUAGE),
-            "status": int(status),
-            "detail": text,
-            "errors": [{"pointer": "", "code": code, "message": text}],
-        },
-        ensure_ascii=False,
-    ).encode()
-    head = (
-        f"HTTP/1.1 {int(status)} {status.phrase}\r\n"
-        "Connection: close\r\n"
-        "Content-Type: application/problem+json\r\n"
-        f"Content-Language: {DEFAULT_LANGUAGE}\r\n"
-        f"Content-Length: {len(body)}\r\n"
-        f"X-Request-ID: {uuid.uuid4().hex}\r\n\r\n"
-    )
-    return head.encode("latin-1") + body
-
-
-def parse_problem(exc: Exception) -> bytes:
-    """The answer to a request gunicorn could not parse."""
-    status, code = HTTPStatus.BAD_REQUEST, "malformed_http"
-    for kind, kind_status, kind_code in _STATUS:
-        if isinstance(exc, kind):
-            status, code = kind_status, kind_code
-            break
-    # Each code has its sentence in the catalogs (error.<code>); gunicorn's reason is added as it is.
-    detail = Message(f"error.{code}", (("reason", str(exc)[:200]),))
-    return problem_answer(status, "malformed-http", code, detail)
-
-
-HEADER_TIMEOUT_ANSWER = problem_answer(
-    HTTPStatus.REQUEST_TIMEOUT, "request-timeout", "header_timeout", msg("error.header_timeout")
-)
-
-
-class Response(wsgi.Response):  # type: ignore[misc]
-    """gunicorn's response, sending the head with the first body bytes, or holding it all.
-
-    Holding (``hold=True``): nothing is written; the caller takes the bytes with
-    :meth:`take` and sends them without waiting. Otherwise each write goes out at once, the
-    status line and headers with the first one: an answer of this service is one small JSON
-    document, and one write instead of two saves a system call per request.
-
-    A streamed answer (chunked: a batch) is sent as far as the client takes it without
-    waiting; the rest is kept, in memory up to ``buffer_bytes``, then in a temporary file up
-    to what the worker's :class:`SpillBudget` allows, and sent as the client takes it. Many
-    HTTP clients send a whole request body before they read any of the answer: were every
-    write to wait for them, a batch would stop as soon as the socket buffers filled, and so
-    would the client, each waiting for the other until a deadline. Past the budget (or when
-    the disk refuses) a write does wait.
-    """
-
-    headers_sent: bool
-
-    def __init__(
-        self,
-        req: Any,
-        sock: Any,
-        cfg: Any,
-        hold: bool = False,
-        buffer_bytes: int = 0,
-        spill_budget: SpillBudget | None = None,
-    ) -> None:
-        super().__init__(req, sock, cfg)
-        self._out: list[bytes] | None = [] if hold else None
-        self._head = b""
-        # A streamed answer's bytes not yet sent, oldest first: those in memory, then those
-        # in the spill file (from ``_spilled_from`` to its end).
-        self._pending = bytearray()
-        self._buffer_bytes = buffer_bytes
-        self._budget = spill_budget
-        self._spill: IO[bytes] | None = None
-        self._spilled_from = 0
-        self._spill_held = 0
-        """Bytes in the spill file not yet sent: taken from the budget, given back as they go."""
-
-    def send_headers(self) -> None:
-        if self.headers_sent:
-            return
-        lines = self.default_headers()
-        lines.extend([f"{name}: {value}\r\n" for name, value in self.headers])
-        self._head = ("".join(lines) + "\r\n").encode("latin-1")
-        self.headers_sent = True
-
-    def _emit_body(self, data: bytes) -> None:
-        if self.chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
-        self._put(data)
-
-    def close(self) -> None:
-        self.send_headers()
-        self._put(b"0\r\n\r\n" if self.chunked else b"")
-        try:
-            self._send_all()
-        finally:
-            self.discard()
-
-    def _put(self, data: bytes) -> None:
-        if self._head:
-            data, self._head = self._head + data, b""
-        if not data:
-            return
-        if self._out is not None:
-            self._out.append(data)
-        elif not self.chunked:
-            self.sock.sendall(data)
-        else:
-            self._stream(data)
-
-    def _stream(self, data: bytes) -> None:
-        if not self._spill_held and len(self._pending) + len(data) <= self._buffer_bytes:
-            self._pending += data
-        elif not self._spill_to_disk(data):
-            # Past the budget: wait for the client to take what is kept.
-            self._send_all()
-            self._pending += data
-        self._send_ready()
-
-    def _send_all(self) -> None:
-        """Send everything kept, waiting for the client to take it (each wait bounded by the body deadline)."""
-        while self._refill():
-            self._send_waiting()
-
-    def _spill_to_disk(self, data: bytes) -> bool:
-        budget = self._budget
-        if budget is None or not budget.take(len(data)):
-            return False
-        try:
-            if self._spill is None:
-                # Closed by close() or discard(), whichever ends the answer.
-                self._spill = tempfile.TemporaryFile(prefix="tarot-answer-")  # noqa: SIM115
-            end = self._spill.tell()
-            try:
-                self._spill.write(data)
-            except OSError:
-                self._spill.truncate(end)  # a write cut short (a full disk) leaves nothing behind
-                self._spill.seek(end)
-                raise
-        except OSError:
-            budget.give(len(data))
-            return False
-        self._spill_held += len(data)
-        return True
-
-    def discard(self) -> None:
-        """Drop what is still kept of the answer (the client left, or all is sent)."""
-        self._pending.clear()
-        if self._budget is not None and self._spill_held:
-            self._budget.give(self._spill_held)
-            self._spill_held = 0
-        if self._spill is not None:
-            self._spill.close()
-            self._spill = None
-
-    def _refill(self) -> bool:
-        """Move the oldest spilled bytes to memory when it is empty; whether any are left to send."""
-        spill = self._spill
-        if not self._pending and spill is not None:
-            end = spill.tell()
-            if end > self._spilled_from:
-                spill.seek(self._spilled_from)
-                self._pending += spill.read(min(end - self._spilled_from, _SPILL_READ))
-                self._spilled_from += len(self._pending)
-                self._spill_held -= len(self._pending)
-                if self._budget is not None:
-                    self._budget.give(len(self._pending))
-                if self._spilled_from == end:
-                    spill.seek(0)
-                    spill.truncate()
-                    self._spilled_from = 0
-                else:
-                    spill.seek(end)
-        return bool(self._pending)
-
-    def _send_waiting(self) -> None:
-        """Send what is in memory, waiting for the client as long as it keeps taking bytes.
-
-        In slices: the socket's timeout bounds each wait, so a client reading slowly but
-        steadily is served, and one that stops reading for the body deadline is not.
-        """
-        view = memoryview(self._pending)
-        try:
-            for start in range(0, len(view), _SEND_SLICE):
-                self.sock.sendall(view[start : start + _SEND_SLICE])
-        finally:
-            view.release()
-        self._pending.clear()
-
-    def _send_ready(self) -> None:
-        """Send what the client takes now, without waiting."""
-        while self._refill():
-            try:
-                sent = self.sock.send(self._pending, 0, timeout=0.0)
-            except BlockingIOError:
-                return
-            del self._pending[:sent]
-            if self._pending:
-                return  # the socket took part: it is full
-
-    def take(self) -> bytes:
-        """What a holding response has kept back."""
-        out, self._out = b"".join(self._out or ()), []
-        return out
 
 
 def _body_buffered(req: Any, parser: RequestParser) -> bool:

@@ -1,0 +1,94 @@
+"""The gunicorn internals the service's worker relies on, checked against the gunicorn installed.
+
+The worker (service/serving/) replaces parts of gunicorn's gevent worker and of its HTTP
+response that gunicorn does not document as stable (docs/performance.md says which figure
+keeps each one). gunicorn is pinned in requirements/*.lock; when the pin moves, this file
+fails first, and names what to re-read, before any connection test fails obscurely.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import re
+from pathlib import Path
+
+import gunicorn
+import pytest
+from gunicorn import util
+from gunicorn.http import parser, unreader, wsgi
+from gunicorn.workers import base, base_async, ggevent
+
+from service.serving.response import Response
+from service.serving.worker import ServiceWorker
+
+ROOT = Path(__file__).parent.parent
+CHECKED_AGAINST = "27.0.1"
+"""The gunicorn release the internals below were read in."""
+
+# (class, method, parameters it takes in that release): methods the worker or its response
+# replace (run, handle_request, _emit_body, send_headers, close) or extend (init_process,
+# handle_error), and those it calls with these parameters.
+METHODS = [
+    (ggevent.GeventWorker, "init_process", ["self"]),
+    (ggevent.GeventWorker, "run", ["self"]),
+    (base_async.AsyncWorker, "handle_request", ["self", "listener_name", "req", "sock", "addr"]),
+    (base.Worker, "handle_error", ["self", "req", "client", "addr", "exc"]),
+    (base.Worker, "notify", ["self"]),
+    (base.Worker, "handle_exit", ["self", "sig", "frame"]),
+    (wsgi.Response, "_emit_body", ["self", "data"]),
+    (wsgi.Response, "send_headers", ["self"]),
+    (wsgi.Response, "close", ["self"]),
+    (wsgi.Response, "default_headers", ["self"]),
+    (wsgi.Response, "force_close", ["self"]),
+    (wsgi.Response, "should_close", ["self"]),
+    (parser.Parser, "finish_body", ["self", "deadline", "max_bytes"]),
+    (parser.RequestParser, "__init__", ["self", "cfg", "source", "source_addr"]),
+    (unreader.Unreader, "unread", ["self", "data"]),
+]
+
+
+def test_gunicorn_is_the_release_the_worker_was_checked_against() -> None:
+    for lock in ("runtime.lock", "dev.lock"):
+        pinned = re.search(r"^gunicorn==(\S+)$", (ROOT / "requirements" / lock).read_text(), re.MULTILINE)
+        assert pinned is not None and pinned.group(1) == CHECKED_AGAINST, (
+            f"requirements/{lock} pins gunicorn {pinned and pinned.group(1)}; the worker's use of gunicorn's "
+            f"internals was checked against {CHECKED_AGAINST}: re-read the methods listed in {__name__} in the "
+            "new release (and the worker beside them), then move CHECKED_AGAINST"
+        )
+    assert gunicorn.__version__ == CHECKED_AGAINST, f"gunicorn {gunicorn.__version__} installed, not the pinned one"
+
+
+@pytest.mark.parametrize(("owner", "name", "parameters"), METHODS, ids=lambda v: getattr(v, "__name__", str(v)))
+def test_the_gunicorn_methods_the_worker_relies_on_are_there(owner: type, name: str, parameters: list[str]) -> None:
+    method = getattr(owner, name, None)
+    assert method is not None, f"gunicorn's {owner.__qualname__}.{name} is gone: the serving worker relies on it"
+    found = [p for p in inspect.signature(method).parameters if p not in ("args", "kwargs")]
+    assert found[: len(parameters)] == parameters, f"{owner.__qualname__}.{name} takes {found} now"
+
+
+def test_gunicorn_writes_bodies_through_the_method_the_response_replaces() -> None:
+    # Response._emit_body frames and keeps what the application writes; were write() to stop
+    # calling it, answers would go out unframed or not be held for the acceptor.
+    assert "self._emit_body(" in inspect.getsource(wsgi.Response.write)
+
+
+def test_the_attributes_the_worker_reads_are_there() -> None:
+    # The parser's read-ahead buffer tells the worker whether a request is whole on arrival.
+    assert isinstance(unreader.Unreader().buf, io.BytesIO)
+    # Lowered to 16 KiB at start (docs/performance.md: the batch figures).
+    assert unreader.SocketUnreader.max_body_chunk == 1024 * 1024
+    assert "self.req_count" in inspect.getsource(parser.Parser)
+    create = inspect.signature(wsgi.create).parameters
+    assert list(create)[-2:] == ["response_class", "response_args"]
+    assert list(inspect.signature(util.close_graceful).parameters)[:1] == ["sock"]
+
+
+def test_the_worker_replaces_what_the_list_says() -> None:
+    replaced = {
+        name
+        for owner, name, _ in METHODS
+        for ours in (ServiceWorker, Response)
+        if issubclass(ours, owner) and name in ours.__dict__
+    }
+    assert replaced == {"init_process", "run", "handle_request", "handle_error", "_emit_body", "send_headers", "close"}
