@@ -67,8 +67,8 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 
 lint: $(STAMP)
-	$(BIN)/ruff check setup.py service tests load bench conformance
-	$(BIN)/ruff format --check setup.py service tests load bench conformance
+	$(BIN)/ruff check setup.py gunicorn.conf.py service tests load bench conformance
+	$(BIN)/ruff format --check setup.py gunicorn.conf.py service tests load bench conformance
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

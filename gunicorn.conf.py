@@ -6,6 +6,7 @@ in ``service/serving/`` (the worker, its limits, the hooks called below).
 """
 
 import os
+from typing import Any  # gunicorn passes its own objects to the hooks, untyped
 
 from service.serving import hooks
 from service.serving.limits import ConnectionLimits
@@ -57,17 +58,17 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 hooks.choose_metrics_directory()
 
 
-def on_starting(server):
+def on_starting(server: Any) -> None:
     hooks.on_starting(server)
 
 
-def child_exit(server, worker):
+def child_exit(server: Any, worker: Any) -> None:
     hooks.child_exit(worker)
 
 
-def on_exit(server):
+def on_exit(server: Any) -> None:
     hooks.on_exit()
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Any) -> None:
     hooks.post_worker_init(worker, connection_limits, drain_seconds)

@@ -264,7 +264,7 @@ def batch_beside_requests(name: str, options: tuple[str, ...], app: str, deals: 
         sender.start()
         reader.start()
         time.sleep(0.05)
-        latencies = []
+        latencies: list[float] = []
         while reader.is_alive() and len(latencies) < 200:
             status, seconds = timed_post(base, "/v1/tricks/legal-cards", LEGAL)
             latencies.append(seconds)

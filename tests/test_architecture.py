@@ -3,11 +3,14 @@ line loads, and the whole of the code under the type checker."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +49,13 @@ def _lint_imports(cwd: Path, config: Path, env: dict[str, str] | None = None) ->
     )
 
 
+def _contracts() -> list[dict[str, Any]]:
+    contracts: list[dict[str, Any]] = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
+    return contracts
+
+
 def test_every_import_keeps_to_the_layers() -> None:
     result = _lint_imports(ROOT, PYPROJECT)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -54,8 +64,9 @@ def test_every_import_keeps_to_the_layers() -> None:
 def test_the_layer_check_fails_on_an_arrow_back_up(tmp_path: Path) -> None:
     # The same contracts, over a tree of empty layers in which the core imports the contract
     # and the command line imports Flask: both must be reported.
-    for name in ("wsgi", "spec", "app", "api", "cli", "contract", "texts", "randomdeals", "rules"):
-        package = tmp_path / "service" / name
+    layers = next(c for c in _contracts() if c["id"] == "layers")["layers"]
+    for module in (m.strip(" ()") for layer in layers for m in layer.split("|")):
+        package = tmp_path.joinpath(*module.split("."))
         package.mkdir(parents=True)
         (package / "__init__.py").write_text("")
     (tmp_path / "service" / "__init__.py").write_text("")
@@ -96,3 +107,36 @@ def test_the_command_line_loads_no_web_framework(command: str, tmp_path: Path) -
     loaded = json.loads(out.stdout.splitlines()[-1])
     assert "service.cli" in loaded
     assert sorted(m for m in loaded if m.split(".")[0] in WEB) == []
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_nothing_outside_the_tests_imports_them() -> None:
+    outside = [p for p in _tracked_python_files() if p.relative_to(ROOT).parts[0] != "tests"]
+    assert any(p.name == "replay.py" for p in outside)
+    importing = {
+        str(p.relative_to(ROOT)): sorted(n for n in _imports(p) if n.split(".")[0] == "tests") for p in outside
+    }
+    assert {name: found for name, found in importing.items() if found} == {}
+
+
+def test_every_python_file_outside_the_tests_is_type_checked() -> None:
+    checked = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]["files"]
+    unchecked = [
+        str(p.relative_to(ROOT))
+        for p in _tracked_python_files()
+        if p.relative_to(ROOT).parts[0] != "tests"
+        and not any(
+            p.relative_to(ROOT).as_posix() == f or p.relative_to(ROOT).as_posix().startswith(f + "/") for f in checked
+        )
+    ]
+    assert unchecked == []
