@@ -50,6 +50,9 @@ test: lint typecheck browser unit pure
 RULES_SOURCES := $(filter-out service/rules/__init__.py,$(wildcard service/rules/*.py))
 COMPILED_STAMP := service/rules/compiled.txt
 $(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(STAMP)
+	@# A module removed from the core leaves its old build behind, which imports the new one
+	@# half-way: every build starts from none.
+	@rm -f service/rules/*.so
 	@if TAROT_RULES_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >$(VENV)/compile.log 2>&1; then :; \
 	else \
 		tail -n 20 $(VENV)/compile.log; rm -f service/rules/*.so $(COMPILED_STAMP); \
