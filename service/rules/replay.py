@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from .cards import BIT, EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
 from .frozen import copied_by_constructor
-from .play import Trick, best_card, card_violation, legal_cards, legal_for, opening_ban
+from .play import Trick, best_card, clause, legal_cards, opening_ban, violation_message
 from .record import DealContext, DealRecord
 from .table import TABLES
 from .variants import FirstLead
-from .verdicts import Arg, CardCodes, CardName, Message, Term, ViolationCode, msg
+from .verdicts import CardName, Message, ViolationCode, msg
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 
@@ -210,13 +210,17 @@ def _replay(
                 roots.play_fault(code, text, index, seat, card, before, owner=owner)
                 if owner is not None:
                     hands[owner] &= ~bit
-            # Until a suit is led any card may be played, but for the five-player opening ban.
-            elif (suit is not None or ban is not None) and (broken := card_violation(hand, card, suit, top, ban)):
+            # Until a suit is led any card may be played, but for the five-player opening ban:
+            # such a lead is not put to clause(), which would say so at a call per lead.
+            elif (suit is not None or ban is not None) and (
+                broken := (rule := clause(hand, suit, top, ban, card)).breaks[card]
+            ):
                 if roots is None:
                     return None
-                legal = legal_for(hand, suit, top, ban).cards
+                legal = hand & rule.cards
                 before = _SEATS_FROM[n][leader][: in_trick.bit_count()]
-                _illegal_card(roots, broken, index, seat, card, before, suit, top, ban, legal)
+                message = violation_message(broken, seat, card, legal, suit, top, ban)
+                roots.play_fault(broken, message, index, seat, card, before, legal)
             hands[seat] = hand ^ bit if held else hand  # the card leaves the hand that held it
             played |= bit
             in_trick |= bit
@@ -251,34 +255,6 @@ def _replay(
             legal_mask = legal_cards(hands[seat], current, banned_lead=ban).cards
         next_play = NextPlay(seat, legal_mask)
     return tricks, trick_masks, next_play
-
-
-def _illegal_card(
-    roots: _Roots,
-    code: ViolationCode,
-    trick: int,
-    seat: int,
-    card: Card,
-    before: Sequence[int],
-    suit: Suit | None,
-    top: Card | None,
-    ban: Card | None,
-    legal: CardMask,
-) -> None:
-    """Report ``card``, which breaks the rule ``code``: the led suit, the trump to beat or the
-    called card are the specifics a player needs to see the fault."""
-    said: dict[str, Arg] = {"seat": seat, "card": CardName(card), "legal": CardCodes(legal)}
-    if code is ViolationCode.CALLED_SUIT_LEAD and ban is not None:
-        message = msg("violation.called_suit_lead", called=CardName(ban), **said)
-    elif code is ViolationCode.MUST_OVERTRUMP and top is not None:
-        message = msg("violation.must_overtrump", top=CardName(top), **said)
-    elif suit is Suit.TRUMPS:
-        message = msg("violation.renounce.trump_lead", **said)
-    else:
-        assert suit is not None  # a plain suit was led: renounce or must_trump
-        key = "violation.must_trump" if code is ViolationCode.MUST_TRUMP else "violation.renounce"
-        message = msg(key, suit=Term("suit", suit.name.lower()), **said)
-    roots.play_fault(code, message, trick, seat, card, before, legal)
 
 
 def _last_trick_winner(
