@@ -9,6 +9,7 @@ from service.rules.cards import EXCUSE, EXCUSE_BIT, RANK_OF, SUIT_MASKS, SUIT_OF
 from service.rules.play import (
     LegalReason,
     card_violation,
+    clause,
     highest_trump,
     led_suit,
     legal_cards,
@@ -97,7 +98,8 @@ def test_winner_is_highest_trump_else_highest_of_led_suit(trick: list[int]) -> N
 @given(positions())
 def test_card_violation_agrees_with_the_legal_set(pos: tuple[int, list[int], int | None]) -> None:
     # §6 for one card must give the answer of the whole legal set, card by card, and name the
-    # rule the set's reason states.
+    # rule the set's reason states. The two read one clause, but the fault check lets the card
+    # played show what the hand holds: this holds that shortcut to the whole hand's answer.
     agree_card_by_card(*pos)
 
 
@@ -126,3 +128,59 @@ def expected_fault(reason: LegalReason, card: int, suit: Suit | None) -> Violati
         assert reason is LegalReason.OVERTRUMP
         return ViolationCode.MUST_OVERTRUMP
     return ViolationCode.RENOUNCE if suit is Suit.TRUMPS else ViolationCode.MUST_TRUMP
+
+
+def reference(hand: int, trick: list[int], banned: int | None) -> tuple[set[int], str, dict[int, ViolationCode]]:
+    """§6 (and §5.3) read literally, card by card, as a player would: the legal cards, the
+    reason, and the fault of each card of the hand that is not legal."""
+    cards = set(iter_cards(hand))
+    excuse = cards & {EXCUSE}
+    real = [c for c in trick if c != EXCUSE]
+    led = SUIT_OF[real[0]] if real else None
+    if led is None:  # 6.2
+        if banned is not None:
+            called = {c for c in cards if SUIT_OF[c] is SUIT_OF[banned]}
+            barred = called - {banned}
+            if barred and cards - called:  # something else to lead, the Excuse included
+                return cards - barred, "called_suit_ban", dict.fromkeys(barred, ViolationCode.CALLED_SUIT_LEAD)
+        return cards, "lead", {}
+    of_led = {c for c in cards if SUIT_OF[c] is led}
+    if led is not Suit.TRUMPS and of_led:  # 6.3
+        return of_led | excuse, "follow", dict.fromkeys(cards - of_led - excuse, ViolationCode.RENOUNCE)
+    mine = {c for c in cards if SUIT_OF[c] is Suit.TRUMPS}
+    if not mine:  # 6.5
+        return cards, "discard", {}
+    # 6.4: a card other than a trump is a renounce on a trump lead, a failure to trump otherwise
+    others = dict.fromkeys(
+        cards - mine - excuse, ViolationCode.RENOUNCE if led is Suit.TRUMPS else ViolationCode.MUST_TRUMP
+    )
+    down = [c for c in trick if SUIT_OF[c] is Suit.TRUMPS]
+    if not down:
+        return mine | excuse, "trump", others
+    higher = {c for c in mine if c > max(down)}
+    if higher:
+        return higher | excuse, "overtrump", others | dict.fromkeys(mine - higher, ViolationCode.MUST_OVERTRUMP)
+    return mine | excuse, "undertrump", others
+
+
+@settings(max_examples=500)
+@given(positions())
+def test_legal_cards_and_faults_read_6_as_written(pos: tuple[int, list[int], int | None]) -> None:
+    # The generator and the fault check, against a literal reading of the rulebook.
+    hold_to_reference(*pos)
+
+
+@given(opening_leads())
+def test_legal_cards_and_faults_read_5_3_as_written(pos: tuple[int, list[int], int | None]) -> None:
+    hold_to_reference(*pos)
+
+
+def hold_to_reference(hand: int, trick: list[int], banned: int | None) -> None:
+    legal, reason, faults = reference(hand, trick, banned)
+    got = legal_cards(hand, trick, banned_lead=banned)
+    assert (set(iter_cards(got.cards)), got.reason.value) == (legal, reason)
+    suit, top = led_suit(trick), highest_trump(trick)
+    for card in iter_cards(hand):
+        assert card_violation(hand, card, suit, top, banned) == faults.get(card), card
+        # The replay's question: the clause, told the card played (it shows its suit).
+        assert clause(hand, suit, top, banned, card).breaks[card] == faults.get(card), card
