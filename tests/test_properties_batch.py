@@ -109,7 +109,8 @@ def _id_echoed(record: Any) -> Any:
 def digest_of(full: dict[str, Any]) -> dict[str, Any]:
     """The digest (``detail=summary``) as the full answer states it: the reference."""
     violations = full["violations"]
-    return {
+    ruling = {"ruling": full["ruling"]} if "ruling" in full else {}
+    return ruling | {
         "id": full["id"],
         "status": full["status"],
         "valid": full["valid"],

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from service import texts
 from service.contract.errorcodes import FieldErrorCode
 from service.contract.problems import PROBLEM_STATUSES
+from service.rules.arbitration import AtFault, Decision, RulingReason
 from service.rules.verdicts import (
     CardCodes,
     CardName,
@@ -70,7 +71,7 @@ EN, FR = entries(read("en")), entries(read("fr"))
 
 # Keys made from a code or a value at run time, not written whole in the code.
 DYNAMIC = re.compile(
-    r"(term|rank|card|problem\.title)\.|error\.(required|null|invalid|malformed_http)$|"
+    r"(term|rank|card|problem\.title|ruling)\.|error\.(required|null|invalid|malformed_http)$|"
     r"error\.(uri_too_long|headers_too_large|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
 )
 KEY_LITERAL = re.compile(
@@ -120,6 +121,9 @@ def test_13_every_key_of_the_catalogs_is_used() -> None:
         ("violation", [c.value for c in ViolationCode]),
         ("legal", [c.value for c in LegalReason]),
         ("redeal", [c.value for c in RedealReason]),
+        ("ruling", [d.value for d in Decision]),
+        ("ruling.reason", [r.value for r in RulingReason]),
+        ("ruling.side", [*(a.value for a in AtFault), "none"]),
         ("error", [c.value for c in FieldErrorCode if c.value not in ("type", "range", "length", "enum")]),
         ("error.type", [""]),
         ("error.range", [""]),

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.rules.arbitration import SECTION, Ruling
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
@@ -27,6 +28,7 @@ from .fields import (
     CardList,
     EnumField,
     Length,
+    Range,
     StrictBoolean,
     StrictInteger,
     StrictNested,
@@ -54,6 +56,15 @@ def cards(description: str, max_items: int, **kwargs: Any) -> fields.List[Any]:
 class PoigneeDeclaredSchema(StrictSchema):
     seat = seat_field("The seat that showed it.", required=True)
     cards = cards("The trumps shown (the Excuse only in place of a trump the player lacks).", DECK_SIZE, required=True)
+    shown_at = StrictInteger(
+        load_default=None,
+        validate=Range(min=0, max=DECK_SIZE),
+        metadata={
+            "description": "How many cards of the deal (`plays`) had been played when it was shown. Absent or "
+            "null: before its owner's first card, as §9.5 asks. Later is `poignee_late`, which the ruling reads "
+            "(§14.6): just after the owner's first card, before the next card, is counted as normal."
+        },
+    )
 
 
 ID_MAX_LENGTH = 200
@@ -160,7 +171,9 @@ def record_of(req: dict[str, Any]) -> DealRecord:
         called_card=req["called_card"],
         discard=None if discard is None else tuple(discard),
         chelem_announced=req["chelem_announced"],
-        poignees=tuple(PoigneeShown(p["seat"], tuple(p["cards"])) for p in req["poignees"]) if req["poignees"] else (),
+        poignees=tuple(PoigneeShown(p["seat"], tuple(p["cards"]), p["shown_at"]) for p in req["poignees"])
+        if req["poignees"]
+        else (),
         rules=rules,
     )
 
@@ -254,6 +267,43 @@ class NextSchema(StrictSchema):
     legal = CardList(required=True, allow_none=True, metadata={"description": "Null when the hands are not known."})
 
 
+class RulingSchema(StrictSchema):
+    """The Code of Arbitration's ruling on a complete deal with violations (rules.md §14)."""
+
+    decision = EnumField("Decision", required=True)
+    reason = EnumField("RulingReason", required=True, metadata={"description": "The row of §14's table it rests on."})
+    side_at_fault = EnumField(
+        "AtFault",
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Null when the irregularity is no fault (a covered lead) or the cards are dealt again."
+        },
+    )
+    faults = fields.List(
+        StrictInteger(),
+        required=True,
+        metadata={"description": "Indexes, in `violations`, of the root faults the ruling rests on."},
+    )
+    as_played_scores = fields.List(
+        StrictInteger(),
+        required=True,
+        metadata={
+            "description": "Every seat's mark as the cards fell, seat 0 first, every poignée at the tier its cards "
+            "reach (zero-sum)."
+        },
+    )
+    scores = fields.List(
+        StrictInteger(),
+        required=True,
+        metadata={"description": "Every seat's mark after the ruling: all 0 when void or dealt again (zero-sum)."},
+    )
+    message = StrictString(
+        required=True, metadata={"description": "The ruling in words, in the language asked for (`Accept-Language`)."}
+    )
+    section = StrictString(required=True, metadata={"description": "The section of rules.md the row is stated in."})
+
+
 class EvaluateResponse(StrictSchema):
     id = StrictString(required=True, allow_none=True, metadata={"description": "The request's `id`, echoed."})
     status = EnumField("DealStatus", required=True)
@@ -283,6 +333,13 @@ class EvaluateResponse(StrictSchema):
         required=True,
         allow_none=True,
         metadata={"description": "The request's `claims` checked against this answer; null when none were sent."},
+    )
+    ruling = fields.Nested(
+        RulingSchema,
+        metadata={
+            "description": "A complete deal with violations: the ruling of the Code of Arbitration, and so its "
+            "final score (§14). Absent otherwise."
+        },
     )
 
 
@@ -319,6 +376,12 @@ class DealDigestSchema(StrictSchema):
         allow_none=True,
         metadata={"description": "The request's `claims` checked; null when none were sent."},
     )
+    ruling = fields.Nested(
+        RulingSchema,
+        metadata={
+            "description": "A complete deal with violations: the ruling and its final scores (§14). Absent otherwise."
+        },
+    )
 
 
 def _violation(v: Violation, language: str) -> dict[str, Any]:
@@ -333,6 +396,19 @@ def _violation(v: Violation, language: str) -> dict[str, Any]:
     }
 
 
+def dump_ruling(ruling: Ruling, language: str) -> dict[str, Any]:
+    return {
+        "decision": ruling.decision,
+        "reason": ruling.reason,
+        "side_at_fault": ruling.side_at_fault,
+        "faults": list(ruling.faults),
+        "as_played_scores": list(ruling.as_played.scores),
+        "scores": list(ruling.scores),
+        "message": render(ruling.message, language),
+        "section": SECTION.get(ruling.reason, "§14.6"),
+    }
+
+
 def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The digest of an evaluation (``detail=summary``), without its claims (see :func:`answer_record`)."""
     roots = []
@@ -343,7 +419,7 @@ def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: st
             for i, v in enumerate(ev.violations)
             if v.caused_by is None
         ]
-    return {
+    digest: dict[str, Any] = {
         "id": record_id,
         "status": ev.status,
         "valid": ev.valid,
@@ -352,6 +428,9 @@ def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: st
         "scores": None if ev.score is None else list(ev.score.scores),
         "claims": None,
     }
+    if ev.ruling is not None:
+        digest["ruling"] = dump_ruling(ev.ruling, language)
+    return digest
 
 
 def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -396,7 +475,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
         "score": None if ev.score is None else dump_score(ev.score, language),
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
         "claims": None,
-    }
+    } | ({} if ev.ruling is None else {"ruling": dump_ruling(ev.ruling, language)})
 
 
 def answer_record(

@@ -13,6 +13,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
 
+from service.rules.arbitration import AtFault, Decision, RulingReason
 from service.rules.cards import (
     CARD_BY_CODE,
     CARD_CODES,
@@ -308,6 +309,9 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
     "DealStatus": _named(
         [s.value for s in Status], "Where a deal stands: complete, in progress, or to be dealt again."
     ),
+    "AtFault": _named(
+        [a.value for a in AtFault], "The side a ruling holds at fault: the attack, the defence, or both (§14)."
+    ),
     "ExcuseOutcome": _named([o.value for o in ExcuseOutcome], "What became of the Excuse (§7, §8)."),
     "ExcuseLastTrick": _named(
         [v.value for v in ExcuseLastTrick], "Where an Excuse played to the last trick goes outside a chelem (§8.3)."
@@ -350,7 +354,7 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     **ENUM_COMPONENTS,
     **{
         verdict.__name__: verdict_component(verdict)
-        for verdict in (LegalReason, ViolationCode, RedealReason, FieldErrorCode)
+        for verdict in (LegalReason, ViolationCode, RedealReason, Decision, RulingReason, FieldErrorCode)
     },
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""

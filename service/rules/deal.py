@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .arbitration import Ruling, rule_deal
 from .auction import contract_and_taker
 from .call import called_card_played, check_call, partner_of
 from .counting import count_points, petit_au_bout_side
@@ -26,7 +27,7 @@ from .frozen import copied_by_constructor
 from .play import Trick
 from .poignees import PoigneeResult, check_poignees
 from .record import DealContext, DealRecord
-from .replay import NextPlay, replay
+from .replay import NextPlay, first_leader, replay
 from .scoring import Contract, Score, Side, Summary, score
 from .table import TABLES
 from .verdicts import Message, RedealReason, Violation, ViolationCode, msg
@@ -69,6 +70,8 @@ class Evaluation:
     redeal_reason: RedealReason | None = None
     redeal_message: Message | None = None
     """The redeal said for people: the reason, and the seat with a petit sec."""
+    ruling: Ruling | None = None
+    """A complete deal with violations: the Code of Arbitration's ruling (§14)."""
 
 
 def evaluate_deal(record: DealRecord) -> Evaluation:
@@ -102,7 +105,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     attack = (taker,) if partner is None else tuple(sorted({taker, partner}))
     check_call(deal, dealt, taker)
     discard = check_discard(deal, dealt, hands, contract, taker)
-    poignees = check_poignees(deal, hands, taker, attack)
+    poignees = check_poignees(deal, hands, taker, attack, first_leader(record, taker))
 
     tricks, trick_masks, next_play = replay(deal, hands, taker, attack)
     complete = len(tricks) == table.tricks and len(tricks[-1].cards) == n
@@ -113,6 +116,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     points = oudlers = None
     petit_au_bout = None
     result = None
+    ruling = None
     side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
     if complete:
         winners = [side_of[t.winner] for t in tricks if t.winner is not None]
@@ -120,21 +124,22 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
             chelem_made_by = winners[0]
         excuse, points, oudlers = count_points(deal, tricks, trick_masks, side_of, contract, discard)
         petit_au_bout = petit_au_bout_side(tricks, side_of, excuse)
+        summary = Summary(
+            players=n,
+            contract=contract,
+            taker=taker,
+            partner=partner,
+            points_half=points[0],
+            oudlers=oudlers[0],
+            petit_au_bout=petit_au_bout,
+            poignees=tuple((p.side, p.size) for p in poignees),
+            chelem_announced=record.chelem_announced,
+            chelem_made_by=chelem_made_by,
+        )
         if valid:
-            result = score(
-                Summary(
-                    players=n,
-                    contract=contract,
-                    taker=taker,
-                    partner=partner,
-                    points_half=points[0],
-                    oudlers=oudlers[0],
-                    petit_au_bout=petit_au_bout,
-                    poignees=tuple((p.side, p.size) for p in poignees),
-                    chelem_announced=record.chelem_announced,
-                    chelem_made_by=chelem_made_by,
-                )
-            )
+            result = score(summary)
+        else:
+            ruling = rule_deal(deal, hands, discard, tricks, taker, attack, summary._replace(poignees=()))
     elif tricks:
         excuse = excuse_so_far(tricks, side_of, record.rules, table.tricks - 1)
     return Evaluation(
@@ -158,6 +163,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         poignees=tuple(poignees),
         score=result,
         next=None if complete else next_play,
+        ruling=ruling,
     )
 
 

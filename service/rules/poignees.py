@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, iter_cards, mask_of
 from .frozen import copied_by_constructor
-from .record import DealContext
+from .record import DealContext, PoigneeShown
 from .scoring import PoigneeSize, Side
 from .verdicts import CardName, ViolationCode, msg
 
@@ -25,8 +25,11 @@ def showable_cards(hand: CardMask, discard: CardMask, taker: bool) -> CardMask:
     return hand | discard & TRUMPS if taker else hand
 
 
-def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int]) -> list[PoigneeResult]:
-    """Each poignée (§9.5): a tier's exact count of trumps the seat holds; the Excuse only as a last resort."""
+def check_poignees(
+    deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int], opening_leader: int
+) -> list[PoigneeResult]:
+    """Each poignée (§9.5): a tier's exact count of trumps the seat holds, the Excuse only as a
+    last resort, shown before its owner's first card (the opening trick is led by ``opening_leader``)."""
     r, table = deal.record, deal.table
     # Without dealt hands, a seat's hand is the cards it plays: whole only once the deal is.
     hands_known = r.hands is not None or len(r.plays) >= r.players * table.tricks
@@ -59,7 +62,8 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
         if not hands_known:
             # A deal in progress given without hands: a seat's hand is not known yet (only the
             # cards it has played), so what it shows cannot be held against it.
-            out.append(_result(p.seat, len(p.cards), attack, deal))
+            if not _late(deal, p, opening_leader):
+                out.append(_result(p.seat, len(p.cards), attack, deal))
             continue
         hand = hands[p.seat]  # as play starts: the taker's after the discard
         # Discarded trumps are no longer held, so not showing them does not bar the Excuse.
@@ -84,8 +88,18 @@ def check_poignees(deal: DealContext, hands: list[CardMask], taker: int, attack:
                 trick=0,
             )
             continue
-        out.append(_result(p.seat, len(p.cards), attack, deal))
+        if not _late(deal, p, opening_leader):
+            out.append(_result(p.seat, len(p.cards), attack, deal))
     return out
+
+
+def _late(deal: DealContext, p: PoigneeShown, opening_leader: int) -> bool:
+    """Whether ``p`` was shown after its owner's first card (reported): every seat plays once
+    to the opening trick, so its first card is there."""
+    if p.shown_at is None or p.shown_at <= (p.seat - opening_leader) % deal.record.players:
+        return False
+    deal.report(ViolationCode.POIGNEE_LATE, msg("violation.poignee_late", seat=p.seat), seat=p.seat, trick=0)
+    return True
 
 
 def _result(seat: int, shown: int, attack: Sequence[int], deal: DealContext) -> PoigneeResult:

@@ -14,10 +14,13 @@ from .verdicts import Message, Violation, ViolationCode
 
 @dataclass(frozen=True, slots=True)
 class PoigneeShown:
-    """A poignée as declared: the seat and the cards it showed."""
+    """A poignée as declared: the seat, the cards it showed, and when."""
 
     seat: int
     cards: tuple[Card, ...]
+    shown_at: int | None = None
+    """How many cards of the deal had been played when it was shown; ``None``: before its
+    owner's first card, as §9.5 asks."""
 
 
 @dataclass(frozen=True, slots=True)

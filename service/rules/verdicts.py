@@ -80,6 +80,7 @@ class ViolationCode(Verdict):
         "A poignée shows the Excuse while the seat holds a trump it does not show (§9.5).",
     )
     POIGNEE_DUPLICATE = "poignee_duplicate", "A seat shows two poignées, or a card twice in one (§9.5)."
+    POIGNEE_LATE = "poignee_late", "A poignée shown after its owner's first card (§9.5)."
     WRONG_LEADER = (
         "wrong_leader",
         "A trick was led by another seat than the one whose turn it was: at the opening trick, or after a trick "

@@ -1,0 +1,347 @@
+"""Rulings on faulty deals: the Code of Arbitration (rules.md §14; code d'arbitrage).
+
+A complete deal with violations still gets a final score: the ruling. It rests on the deal's
+root faults (§12: consequences follow their root and decide nothing) and reads each one as a
+row of the decision table of §14: who is at fault, and whether the deal is then void (nobody
+scores), counted (scored as the cards fell, a poignée's bonus dropped where the table says so)
+or dealt again. The principle of the incorrigible faults (§14.2) runs through it: the side at
+fault must not profit, so the deal is void when that side won as played, and counted when it
+lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from .cards import EXCUSE_BIT, KINGS, OUDLERS, SUIT_OF, TRUMPS, CardMask, count, mask_of
+from .frozen import copied_by_constructor
+from .play import Trick
+from .poignees import showable_cards
+from .record import DealContext, PoigneeShown
+from .replay import first_leader
+from .scoring import PoigneeSize, Score, Side, Summary, score
+from .verdicts import Message, Verdict, Violation, ViolationCode, msg
+
+
+class Decision(Verdict):
+    """What the ruling does with the deal (§14.1)."""
+
+    COUNTED = "counted", "The deal is scored as the cards fell (a poignée's bonus dropped where §14.6 says)."
+    VOID = "void", "The deal is void: every seat scores 0 (annulée)."
+    REDEAL = "redeal", "A fault of the deal itself: the same dealer deals again, every seat scores 0 (§14.5)."
+
+
+class AtFault(StrEnum):
+    """The side a ruling holds at fault."""
+
+    ATTACK = "attack"
+    DEFENCE = "defence"
+    BOTH = "both"
+
+
+class RulingReason(Verdict):
+    """The row of §14's decision table a ruling rests on."""
+
+    COVERED_LEAD = "covered_lead", "A card led out of turn, covered by the other side: no fault (§14.3)."
+    EXPOSED_CARD = (
+        "exposed_card",
+        "A card led out of turn and not covered, neither an oudler nor a king, or led by the taker: "
+        "a correctable fault, the deal counted (§14.3).",
+    )
+    EXPOSED_IMPORTANT_CARD = (
+        "exposed_important_card",
+        "An oudler or a king led out of turn by another seat than the taker, and not covered (§14.3).",
+    )
+    COMPLETED_RENOUNCE = (
+        "completed_renounce",
+        "A card played against §5.3 or §6, or a card the seat did not hold: completed once the next card fell (§14.2).",
+    )
+    WRONG_CARD_COUNT = "wrong_card_count", "Cards played twice or beyond the deal's count (§14.2)."
+    AUCTION_FAULT = "auction_fault", "A fault of the bids or of the call (§14.2)."
+    DISCARD_FAULT = "discard_fault", "A fault of the discard (a miscard): the attack at fault (§14.4)."
+    DEALING_FAULT = (
+        "dealing_fault",
+        "A fault of the deal itself (a hand of the wrong size, a card dealt twice, a petit sec played) (§14.5).",
+    )
+    BOTH_SIDES_AT_FAULT = "both_sides_at_fault", "Root faults on both sides: the deal is void (§14.1)."
+    POIGNEE_RECTIFIABLE = (
+        "poignee_rectifiable",
+        "A poignée shown incomplete, or with a card the seat lacks, that the seat's trumps complete: counted (§14.6).",
+    )
+    POIGNEE_UNRECTIFIABLE = (
+        "poignee_unrectifiable",
+        "A poignée shown incomplete that the seat's trumps cannot complete: not counted; shown by a "
+        "defender, void if the taker lost (§14.6).",
+    )
+    POIGNEE_TOO_MANY = (
+        "poignee_too_many",
+        "A poignée shown with more trumps than its tier: counted at that tier; shown by a defender, void if "
+        "the taker lost (§14.6).",
+    )
+    POIGNEE_BEFORE_COVERED = (
+        "poignee_before_covered",
+        "A poignée shown just after its owner's first card, before the next card covered it: counted (§14.6).",
+    )
+    POIGNEE_LATE = (
+        "poignee_late",
+        "A poignée shown at another moment: by the taker, not counted if he won; by a defender, void if the "
+        "taker lost (§14.6).",
+    )
+    POIGNEE_EXCUSE = (
+        "poignee_excuse",
+        "The Excuse shown in place of a trump the seat kept: void if the side at fault won, else counted (§14.6).",
+    )
+    POIGNEE_SECOND = (
+        "poignee_second",
+        "A second poignée from one seat, or a card shown twice: the second not counted (§14.6).",
+    )
+
+
+SECTION: Final = {
+    RulingReason.BOTH_SIDES_AT_FAULT: "§14.1",
+    RulingReason.COMPLETED_RENOUNCE: "§14.2",
+    RulingReason.WRONG_CARD_COUNT: "§14.2",
+    RulingReason.AUCTION_FAULT: "§14.2",
+    RulingReason.COVERED_LEAD: "§14.3",
+    RulingReason.EXPOSED_CARD: "§14.3",
+    RulingReason.EXPOSED_IMPORTANT_CARD: "§14.3",
+    RulingReason.DISCARD_FAULT: "§14.4",
+    RulingReason.DEALING_FAULT: "§14.5",
+}
+"""The section of rules.md each row is stated in; the poignée rows are all §14.6."""
+
+_PLAY_FAULTS: Final = frozenset(
+    {
+        ViolationCode.RENOUNCE,
+        ViolationCode.MUST_TRUMP,
+        ViolationCode.MUST_OVERTRUMP,
+        ViolationCode.CALLED_SUIT_LEAD,
+        ViolationCode.CARD_NOT_IN_HAND,
+    }
+)
+_AUCTION_FAULTS: Final = frozenset({ViolationCode.BID_ORDER, ViolationCode.BID_NOT_HIGHER, ViolationCode.BAD_CALL})
+_DISCARD_FAULTS: Final = frozenset(
+    {
+        ViolationCode.DISCARD_SIZE,
+        ViolationCode.DISCARD_NOT_HELD,
+        ViolationCode.DISCARD_KING_OR_BOUT,
+        ViolationCode.DISCARD_TRUMP,
+    }
+)
+_DEALING_FAULTS: Final = frozenset({ViolationCode.HAND_SIZE, ViolationCode.PETIT_SEC})
+_POIGNEE_FAULTS: Final = frozenset(
+    {
+        ViolationCode.POIGNEE_SIZE,
+        ViolationCode.POIGNEE_CARD,
+        ViolationCode.POIGNEE_EXCUSE,
+        ViolationCode.POIGNEE_DUPLICATE,
+        ViolationCode.POIGNEE_LATE,
+    }
+)
+IMPORTANT_CARDS: Final = OUDLERS | KINGS
+"""An exposed card is important when it is an oudler or a king (our reading of "carte importante")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The Code of Arbitration's answer to a complete deal with violations (§14)."""
+
+    decision: Decision
+    reason: RulingReason
+    side_at_fault: AtFault | None
+    """``None`` when the irregularity is no fault (a covered lead) or the deal is dealt again."""
+    faults: tuple[int, ...]
+    """Indexes, in the evaluation's violations, of the root faults the ruling rests on."""
+    as_played: Score
+    """The deal scored as the cards fell, every poignée at the tier its cards reach."""
+    scores: tuple[int, ...]
+    """Every seat's mark after the ruling: all 0 when void or dealt again."""
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One root fault read as a row of the table."""
+
+    index: int
+    reason: RulingReason
+    sides: tuple[Side, ...]
+    """The sides at fault: none for no fault, both for a fault no seat can be held to."""
+    void_if_won: bool | None
+    """True: void if the side at fault won as played (else counted). None: never void."""
+    drop: int | None = None
+    """A poignée (index in the record) whose bonus the ruling does not count."""
+    drop_only_if_won: bool | None = None
+    """With ``drop``: drop it only if the taker won (True), only if he lost (False), always (None)."""
+
+
+def rule_deal(
+    deal: DealContext,
+    hands: Sequence[CardMask],
+    discard: CardMask,
+    tricks: Sequence[Trick],
+    taker: int,
+    attack: Sequence[int],
+    summary: Summary,
+) -> Ruling:
+    """The ruling on a complete deal with violations. ``hands`` are the hands as play began,
+    ``summary`` the deal's summary without its poignées (they are read here, as shown)."""
+    n = deal.record.players
+    side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
+    tiers = _tiers_shown(deal)
+    as_played = score(summary._replace(poignees=tuple((side_of[p.seat], t) for p, t in tiers if t is not None)))
+    won = as_played.won
+    roots = [(i, v) for i, v in enumerate(deal.violations) if v.caused_by is None]
+    rows = [_row(i, v, deal, hands, discard, tricks, taker, side_of) for i, v in roots]
+    faults = tuple(i for i, _ in roots)
+
+    def ruling(decision: Decision, reason: RulingReason, at_fault: AtFault | None, marks: tuple[int, ...]) -> Ruling:
+        message = _message(decision, reason, at_fault)
+        return Ruling(decision, reason, at_fault, faults, as_played, marks, message)
+
+    zeros = (0,) * n
+    dealing = next((row for row in rows if row.reason is RulingReason.DEALING_FAULT), None)
+    if dealing is not None:
+        return ruling(Decision.REDEAL, RulingReason.DEALING_FAULT, None, zeros)
+    sides = {side for row in rows for side in row.sides}
+    if len(sides) == 2:
+        # Whichever won, a side at fault did: it must not profit (§14.1).
+        both = next((row.reason for row in rows if len(row.sides) == 2), RulingReason.BOTH_SIDES_AT_FAULT)
+        return ruling(Decision.VOID, both, AtFault.BOTH, zeros)
+    at_fault = AtFault(next(iter(sides)).value) if sides else None
+    for row in rows:
+        if row.void_if_won is not None and row.sides:
+            side_won = won if row.sides[0] is Side.ATTACK else not won
+            if side_won == row.void_if_won:
+                return ruling(Decision.VOID, row.reason, at_fault, zeros)
+    dropped = {row.drop for row in rows if row.drop is not None and row.drop_only_if_won in (None, won)}
+    kept = tuple((side_of[p.seat], t) for i, (p, t) in enumerate(tiers) if t is not None and i not in dropped)
+    final = score(summary._replace(poignees=kept))
+    deciding = next((row for row in rows if row.sides), rows[0])
+    return ruling(Decision.COUNTED, deciding.reason, at_fault, final.scores)
+
+
+def _tiers_shown(deal: DealContext) -> list[tuple[PoigneeShown, PoigneeSize | None]]:
+    """Each poignée of the record with the tier its cards reach as shown (the largest tier it
+    shows at least; none below the smallest, or for a seat's second poignée)."""
+    sizes = deal.table.poignee_sizes
+    seen: set[int] = set()
+    out: list[tuple[PoigneeShown, PoigneeSize | None]] = []
+    for p in deal.record.poignees:
+        reached = [size for size, shown in zip(PoigneeSize, sizes, strict=True) if len(p.cards) >= shown]
+        second = p.seat in seen or count(mask_of(p.cards)) != len(p.cards)
+        seen.add(p.seat)
+        out.append((p, None if second or not reached else reached[-1]))
+    return out
+
+
+def _row(
+    index: int,
+    v: Violation,
+    deal: DealContext,
+    hands: Sequence[CardMask],
+    discard: CardMask,
+    tricks: Sequence[Trick],
+    taker: int,
+    side_of: list[Side],
+) -> _Row:
+    """The row of the table for one root fault."""
+    code = v.code
+    side: tuple[Side, ...] = () if v.seat is None else (side_of[v.seat],)
+    if code in _DEALING_FAULTS or (code is ViolationCode.DUPLICATE_CARD and v.trick is None):
+        return _Row(index, RulingReason.DEALING_FAULT, (), None)
+    if code is ViolationCode.WRONG_LEADER:
+        return _lead_out_of_turn(index, v, tricks, taker, side_of)
+    if code in _PLAY_FAULTS:
+        return _Row(index, RulingReason.COMPLETED_RENOUNCE, side, True)
+    if code in _DISCARD_FAULTS:
+        return _Row(index, RulingReason.DISCARD_FAULT, (Side.ATTACK,), True)
+    if code in _AUCTION_FAULTS:
+        # A bid or a call the record cannot pin on one seat is the taker's: his contract.
+        return _Row(index, RulingReason.AUCTION_FAULT, side or (Side.ATTACK,), True)
+    if code in _POIGNEE_FAULTS:
+        return _poignee(index, v, deal, hands, discard, taker, side_of)
+    # A card played twice, cards beyond the deal's count: with no seat to hold to it, neither
+    # side may profit.
+    return _Row(index, RulingReason.WRONG_CARD_COUNT, side or (Side.ATTACK, Side.DEFENCE), True)
+
+
+def _lead_out_of_turn(index: int, v: Violation, tricks: Sequence[Trick], taker: int, side_of: list[Side]) -> _Row:
+    """A lead out of turn: covered when the next card is a card of the same suit from the other
+    side (no fault); else an exposed card, incorrigible when important and not the taker's."""
+    assert v.trick is not None and v.seat is not None
+    trick = tricks[v.trick]
+    led, side = trick.cards[0], side_of[v.seat]
+    if len(trick.cards) > 1:
+        answer_seat = (trick.leader + 1) % len(side_of)
+        answer = trick.cards[1]
+        if side_of[answer_seat] is not side and SUIT_OF[answer] is not None and SUIT_OF[answer] is SUIT_OF[led]:
+            return _Row(index, RulingReason.COVERED_LEAD, (), None)
+    if v.seat != taker and IMPORTANT_CARDS >> led & 1:
+        return _Row(index, RulingReason.EXPOSED_IMPORTANT_CARD, (side,), True)
+    return _Row(index, RulingReason.EXPOSED_CARD, (side,), None)
+
+
+def _poignee(
+    index: int,
+    v: Violation,
+    deal: DealContext,
+    hands: Sequence[CardMask],
+    discard: CardMask,
+    taker: int,
+    side_of: list[Side],
+) -> _Row:
+    """A poignée's presentation fault, by the seed's table (§14.6)."""
+    assert v.seat is not None
+    seat, side = v.seat, (side_of[v.seat],)
+    shown_index, shown = _poignee_of(deal, index, seat)
+    by_taker = seat == taker
+    if v.code is ViolationCode.POIGNEE_DUPLICATE:
+        return _Row(index, RulingReason.POIGNEE_SECOND, (), None)
+    if v.code is ViolationCode.POIGNEE_EXCUSE:
+        return _Row(index, RulingReason.POIGNEE_EXCUSE, side, True)
+    if v.code is ViolationCode.POIGNEE_LATE:
+        first = opening_position(deal, taker, seat)
+        if shown.shown_at == first + 1:  # after its first card, which the next card had not covered
+            return _Row(index, RulingReason.POIGNEE_BEFORE_COVERED, (), None)
+        if by_taker:  # not counted if he won, counted if he lost
+            return _Row(index, RulingReason.POIGNEE_LATE, side, None, shown_index, True)
+        return _Row(index, RulingReason.POIGNEE_LATE, side, True)
+    sizes = deal.table.poignee_sizes
+    hand = showable_cards(hands[seat], discard, by_taker)
+    held = count(hand & TRUMPS) + (1 if hand & EXCUSE_BIT else 0)
+    n = len(shown.cards)
+    aim = min((size for size in sizes if size >= n), default=None)
+    if aim is not None and held >= aim:
+        return _Row(index, RulingReason.POIGNEE_RECTIFIABLE, (), None)
+    if v.code is ViolationCode.POIGNEE_SIZE and n > sizes[0]:
+        # More cards than a tier, and too few trumps held for the next: too many trumps.
+        return _Row(index, RulingReason.POIGNEE_TOO_MANY, side, None if by_taker else True)
+    # Short of every tier it aims at, or with cards the seat lacks: not counted.
+    return _Row(index, RulingReason.POIGNEE_UNRECTIFIABLE, side, None if by_taker else True, shown_index)
+
+
+def _poignee_of(deal: DealContext, violation: int, seat: int) -> tuple[int, PoigneeShown]:
+    """The poignée of the record a poignée fault is about: the seat's first (its second is a
+    ``poignee_duplicate`` of its own)."""
+    for i, p in enumerate(deal.record.poignees):
+        if p.seat == seat:
+            return i, p
+    raise AssertionError(f"violation {violation}: no poignée of seat {seat}")
+
+
+def _message(decision: Decision, reason: RulingReason, at_fault: AtFault | None) -> Message:
+    side = "none" if at_fault is None else at_fault.value
+    return msg(f"ruling.{decision.value}", reason=msg(f"ruling.reason.{reason.value}"), side=msg(f"ruling.side.{side}"))
+
+
+def opening_position(deal: DealContext, taker: int, seat: int) -> int:
+    """The position in the plays of ``seat``'s first card: every seat plays once to the
+    opening trick, led by the seat due (§2)."""
+    return (seat - first_leader(deal.record, taker)) % deal.record.players
+
+
+copied_by_constructor(Ruling)
