@@ -176,6 +176,8 @@ class _Row:
     """A poignée (index in the record) whose bonus the ruling does not count."""
     drop_only_if_won: bool | None = None
     """With ``drop``: drop it only if the taker won (True), only if he lost (False), always (None)."""
+    rectified: tuple[int, PoigneeSize] | None = None
+    """A poignée (index in the record) completed to the tier it aimed at, and that tier."""
 
 
 def rule_deal(
@@ -218,6 +220,10 @@ def rule_deal(
             if side_won == row.void_if_won:
                 return ruling(Decision.VOID, row.reason, at_fault, zeros)
     dropped = {row.drop for row in rows if row.drop is not None and row.drop_only_if_won in (None, won)}
+    for row in rows:
+        if row.rectified is not None:
+            at, tier = row.rectified
+            tiers[at] = (tiers[at][0], tier)
     kept = tuple((side_of[p.seat], t) for i, (p, t) in enumerate(tiers) if t is not None and i not in dropped)
     final = score(summary._replace(poignees=kept))
     deciding = next((row for row in rows if row.sides), rows[0])
@@ -316,7 +322,8 @@ def _poignee(
     n = len(shown.cards)
     aim = min((size for size in sizes if size >= n), default=None)
     if aim is not None and held >= aim:
-        return _Row(index, RulingReason.POIGNEE_RECTIFIABLE, (), None)
+        tier = list(PoigneeSize)[sizes.index(aim)]
+        return _Row(index, RulingReason.POIGNEE_RECTIFIABLE, (), None, rectified=(shown_index, tier))
     if v.code is ViolationCode.POIGNEE_SIZE and n > sizes[0]:
         # More cards than a tier, and too few trumps held for the next: too many trumps.
         return _Row(index, RulingReason.POIGNEE_TOO_MANY, side, None if by_taker else True)
