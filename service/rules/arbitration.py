@@ -351,4 +351,4 @@ def opening_position(deal: DealContext, taker: int, seat: int) -> int:
     return (seat - first_leader(deal.record, taker)) % deal.record.players
 
 
-copied_by_constructor(Ruling)
+copied_by_constructor(Ruling, _Row)
