@@ -20,6 +20,7 @@ from .kit import CASES_DIR, HELD_BACK, ROOT, Kit, KitError
 from .legal import legal_cases
 from .playing import first_lead_cases, play_fault_cases
 from .progress import in_progress_cases
+from .rulings import ruling_cases
 from .score import score_cases
 from .service import ServiceError
 from .winner import winner_cases
@@ -38,6 +39,7 @@ def evaluate_cases(kit: Kit) -> None:
     poignee_cases(kit)
     first_lead_cases(kit)
     in_progress_cases(kit)
+    ruling_cases(kit)
 
 
 def build() -> Kit:

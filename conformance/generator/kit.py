@@ -40,6 +40,8 @@ SCORE_TERMS = (
     "per_defender", "scores",
 )  # fmt: skip
 
+RULING_TERMS = ("decision", "reason", "side_at_fault", "faults", "as_played_scores", "scores")
+
 
 def same(got: Json, value: Json, *, unordered: bool) -> bool:
     """The kit's own comparison (service.cli.kit): numbers by value, listed arrays as multisets."""
@@ -62,7 +64,9 @@ def verdict_pointers(operation: str, request: Json, answer: Json) -> list[str]:
     else:
         out += ["/taker", "/contract", "/partner"]
     if not answer["valid"]:
-        return [*out, "/violations/0/code", "/violations/0/trick", "/violations/0/seat", "/score"]
+        out += ["/violations/0/code", "/violations/0/trick", "/violations/0/seat", "/score"]
+        # A complete faulty deal's ruling (§14): its decision, row, side and marks; not its words.
+        return [*out, *("/ruling/" + k for k in RULING_TERMS)] if "ruling" in answer else out
     if answer["status"] == "redeal":
         return out
     n = request["players"]

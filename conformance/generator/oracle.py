@@ -451,3 +451,26 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
         i = ref_trick_index(cards)
         leader = (leader + (i or 0)) % n
     return None
+
+
+INCORRIGIBLE = ("renounce", "must_trump", "must_overtrump", "called_suit_lead", "discard_size", "discard_not_held",
+                "discard_king_or_bout", "discard_trump")  # fmt: skip
+"""Faults of one seat's play or of the discard: incorrigible (§14.2, §14.4)."""
+
+
+def ref_ruling(d: Deal) -> dict[str, Json] | None:
+    """The ruling on a complete deal whose one fault is an incorrigible fault of one seat, or
+    None for another record: the side at fault (the taker's for the discard), and the deal void
+    when that side won as the cards fell, else counted (§14.2)."""
+    if d.get("hands") is None:
+        return None
+    fault = ref_first_fault(d)
+    if fault is None or fault[0] not in INCORRIGIBLE or fault[2] is None:
+        return None
+    taker, _ = taker_and_contract(d)
+    ref = ref_evaluate(d)  # as the cards fell: the tricks read by their cards, no rule asked
+    side = "attack" if fault[0].startswith("discard") else ref.side(fault[2])
+    if ref.answer["/status"] != "complete" or d.get("poignees") or taker is None:
+        return None
+    won = ref.answer["/score/won"]
+    return {"/ruling/side_at_fault": side, "/ruling/decision": "void" if won == (side == "attack") else "counted"}
