@@ -327,7 +327,8 @@ def record(d: Mapping[str, Any]) -> DealRecord:
         discard=cards(d.get("discard")),
         chelem_announced=d.get("chelem_announced", False),
         poignees=tuple(
-            PoigneeShown(p["seat"], tuple(parse_card(c) for c in p["cards"])) for p in d.get("poignees", [])
+            PoigneeShown(p["seat"], tuple(parse_card(c) for c in p["cards"]), p.get("shown_at"))
+            for p in d.get("poignees", [])
         ),
         rules=Rules(**{k: (type(getattr(FFT, k))(v)) for k, v in d.get("rules", {}).items()}),
     )

@@ -2,9 +2,9 @@
 
 Each kind of mutation takes a legal deal from :func:`service.randomdeals.random_deal` and changes
 one thing a recorder could get wrong: the order of one seat's cards, a card given to the
-wrong seat, the discard, the opening lead, a poignée. A :class:`Mutation` says where the
-fault was put (trick and seat, ``trick`` ``None`` for the discard), so that tests can hold
-the first root fault of the evaluation to that place.
+wrong seat, the discard, the opening lead, a poignée (its cards, or when it was shown). A
+:class:`Mutation` says where the fault was put (trick and seat, ``trick`` ``None`` for the
+discard), so that tests can hold the first root fault of the evaluation to that place.
 
     python -m tests.mutations [--deals N]
 
@@ -178,6 +178,27 @@ def _poignee_excuse(d: Deal, rng: random.Random) -> Mutation | None:
     return Mutation("poignee_excuse", {**d, "poignees": poignees}, 0, seat)
 
 
+def _poignee_late(d: Deal, rng: random.Random) -> Mutation | None:
+    """A simple poignée shown after its owner's first card (``shown_at``), at a moment drawn
+    from the rest of the deal."""
+    size = {3: 13, 4: 10, 5: 8}[d["players"]]
+    hands = _play_hands(d)
+    if d["contract"] in ("prise", "garde"):  # the taker may show again the trumps he discarded
+        hands[d["taker"]] += [c for c in d["discard"] if c.endswith("T")]
+    fits = [s for s, h in enumerate(hands) if sum(c.endswith("T") for c in h) >= size]
+    if not fits:
+        return None
+    seat = rng.choice(fits)
+    first = seats_of_plays(d).index(seat)
+    shown = {
+        "seat": seat,
+        "cards": rng.sample([c for c in hands[seat] if c.endswith("T")], size),
+        "shown_at": rng.randrange(first + 1, len(d["plays"]) + 1),
+    }
+    poignees = [p for p in d["poignees"] if p["seat"] != seat] + [shown]
+    return Mutation("poignee_late", {**d, "poignees": poignees}, 0, seat)
+
+
 KINDS: dict[str, Callable[[Deal, random.Random], Mutation | None]] = {
     "swapped_pair": _swapped_pair,
     "wrong_card_replaced": _wrong_card_replaced,
@@ -190,6 +211,7 @@ KINDS: dict[str, Callable[[Deal, random.Random], Mutation | None]] = {
     "poignee_size": _poignee_size,
     "poignee_card": _poignee_card,
     "poignee_excuse": _poignee_excuse,
+    "poignee_late": _poignee_late,
 }
 
 

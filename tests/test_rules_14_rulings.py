@@ -1,0 +1,488 @@
+"""Rulings on faulty deals (rules.md §14, the Code of Arbitration): the core's decision table.
+
+Deals are built with :mod:`service.randomdeals` (a seat's hand placed where a row needs it)
+and made faulty on purpose; each test states by hand what the row rules, and checks the
+marks: all 0 when void, the marks as played (a poignée's bonus kept or dropped as the row
+says) when counted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from service import randomdeals
+from service.randomdeals import random_deal, record
+from service.rules.arbitration import AtFault, Decision, RulingReason
+from service.rules.cards import cards_of, format_card, mask_of, parse_card
+from service.rules.deal import Evaluation, evaluate_deal
+from service.rules.play import legal_cards
+from service.rules.table import TABLES
+from service.rules.verdicts import ViolationCode
+
+from .mutations import KINDS, mutate, roots
+
+Deal = dict[str, Any]
+BONUS = {1: 20, 2: 30, 3: 40}
+"""A poignée's bonus by tier (simple, double, triple: §9.5), never multiplied."""
+PLAIN_LOW = [f"{r}{s}" for s in "SHDC" for r in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+
+
+def evaluate(d: Deal) -> Evaluation:
+    return evaluate_deal(record(d))
+
+
+def codes(mask: int) -> list[str]:
+    return [format_card(c) for c in cards_of(mask)]
+
+
+def built(players: int, seed: str, seat: int, hand: list[str], taker: int, dealer: int) -> Deal:
+    """A garde sans (the hands play as dealt) with ``hand`` dealt to ``seat``, the rest at
+    random, played out legally."""
+    rng = random.Random(seed)
+    hands, dog = randomdeals.deal_around(rng, TABLES[players], {seat: [parse_card(c) for c in hand]})
+    called = randomdeals.call(rng, hands[taker]) if players == 5 else None
+    plays = randomdeals.play_out(rng, hands, (dealer + 1) % players, called)
+    return {
+        "players": players,
+        "dealer": dealer,
+        "hands": [codes(h) for h in hands],
+        "dog": codes(dog),
+        "contract": "garde_sans",
+        "taker": taker,
+        "called_card": None if called is None else format_card(called),
+        "discard": [],
+        "chelem_announced": False,
+        "poignees": [],
+        "plays": [format_card(c) for c in plays],
+    }
+
+
+def poignee_hand(players: int, held: int, excuse: bool = False) -> list[str]:
+    """Exactly ``held`` trumps (2 upwards), the Excuse if asked, low plain cards for the rest."""
+    hand = [f"{k}T" for k in range(2, held + 2)] + (["EX"] if excuse else [])
+    return hand + PLAIN_LOW[: TABLES[players].hand_size - len(hand)]
+
+
+def taker_won(ev: Evaluation) -> bool:
+    assert ev.ruling is not None
+    return ev.ruling.as_played.won
+
+
+@dataclass(frozen=True)
+class PoigneeRow:
+    """A row of the seed's poignée table, as a test states it."""
+
+    name: str
+    held: int  # trumps over the smallest tier (0: exactly the tier)
+    shown: Callable[[list[str]], list[str]]
+    by_taker: bool
+    taker_wins: bool | None  # None: either outcome
+    reason: RulingReason | None  # None: no fault
+    decision: Decision | None
+    at_fault: AtFault | None
+    bonus: str  # "kept": as played with its bonus; "dropped": as played less it; "none": none as played
+    excuse: bool = False
+    shown_at: Callable[[int], int] | None = None  # from the owner's position in the opening trick
+    shuffled: bool = False
+
+
+def trumps_of(hand: list[str]) -> list[str]:
+    return [c for c in hand if c.endswith("T")]
+
+
+def _rows() -> list[PoigneeRow]:
+    counted, void = Decision.COUNTED, Decision.VOID
+    attack, defence = AtFault.ATTACK, AtFault.DEFENCE
+    reasons = RulingReason
+    every = trumps_of
+    short = lambda h: trumps_of(h)[1:]  # noqa: E731
+    with_excuse = lambda h: [*trumps_of(h)[1:], "EX"]  # noqa: E731
+    return [
+        PoigneeRow("disorderly", 0, every, False, None, None, None, None, "kept", shuffled=True),
+        PoigneeRow("incomplete_rectifiable", 0, short, False, None, reasons.POIGNEE_RECTIFIABLE, counted, None, "none"),
+        PoigneeRow(
+            "unrectifiable_by_taker", -1, every, True, None, reasons.POIGNEE_UNRECTIFIABLE, counted, attack, "none"
+        ),
+        PoigneeRow(
+            "unrectifiable_by_defender_taker_won",
+            -1,
+            every,
+            False,
+            True,
+            reasons.POIGNEE_UNRECTIFIABLE,
+            counted,
+            defence,
+            "none",
+        ),
+        PoigneeRow(
+            "unrectifiable_by_defender_taker_lost",
+            -1,
+            every,
+            False,
+            False,
+            reasons.POIGNEE_UNRECTIFIABLE,
+            void,
+            defence,
+            "none",
+        ),
+        PoigneeRow("too_many_by_taker", 1, every, True, None, reasons.POIGNEE_TOO_MANY, counted, attack, "kept"),
+        PoigneeRow(
+            "too_many_by_defender_taker_won", 1, every, False, True, reasons.POIGNEE_TOO_MANY, counted, defence, "kept"
+        ),
+        PoigneeRow(
+            "too_many_by_defender_taker_lost", 1, every, False, False, reasons.POIGNEE_TOO_MANY, void, defence, "kept"
+        ),
+        PoigneeRow(
+            "before_covered",
+            0,
+            every,
+            False,
+            None,
+            reasons.POIGNEE_BEFORE_COVERED,
+            counted,
+            None,
+            "kept",
+            shown_at=lambda first: first + 1,
+        ),
+        PoigneeRow(
+            "late_by_taker_won",
+            0,
+            every,
+            True,
+            True,
+            reasons.POIGNEE_LATE,
+            counted,
+            attack,
+            "dropped",
+            shown_at=lambda first: first + 6,
+        ),
+        PoigneeRow(
+            "late_by_taker_lost",
+            0,
+            every,
+            True,
+            False,
+            reasons.POIGNEE_LATE,
+            counted,
+            attack,
+            "kept",
+            shown_at=lambda first: first + 6,
+        ),
+        PoigneeRow(
+            "late_by_defender_taker_won",
+            0,
+            every,
+            False,
+            True,
+            reasons.POIGNEE_LATE,
+            counted,
+            defence,
+            "kept",
+            shown_at=lambda first: first + 6,
+        ),
+        PoigneeRow(
+            "late_by_defender_taker_lost",
+            0,
+            every,
+            False,
+            False,
+            reasons.POIGNEE_LATE,
+            void,
+            defence,
+            "kept",
+            shown_at=lambda first: first + 6,
+        ),
+        PoigneeRow(
+            "excuse_side_at_fault_won",
+            0,
+            with_excuse,
+            False,
+            False,
+            reasons.POIGNEE_EXCUSE,
+            void,
+            defence,
+            "kept",
+            excuse=True,
+        ),
+        PoigneeRow(
+            "excuse_side_at_fault_lost",
+            0,
+            with_excuse,
+            False,
+            True,
+            reasons.POIGNEE_EXCUSE,
+            counted,
+            defence,
+            "kept",
+            excuse=True,
+        ),
+    ]
+
+
+ROWS = _rows()
+
+
+def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
+    """The first seeded deal where ``row``'s poignée is shown by the seat it names, with the
+    outcome it asks for."""
+    first_tier = TABLES[players].poignee_sizes[0]
+    for i in range(300):
+        rng = random.Random(f"{row.name}/{players}/{i}")
+        dealer, taker = rng.randrange(players), rng.randrange(players)
+        seat = taker if row.by_taker else (taker + 1 + rng.randrange(players - 1)) % players
+        hand = poignee_hand(players, first_tier + row.held, row.excuse)
+        d = built(players, f"{row.name}/{players}/{i}", seat, hand, taker, dealer)
+        shown = row.shown(hand)
+        if row.shuffled:
+            shown = rng.sample(shown, len(shown))
+        poignee: dict[str, Any] = {"seat": seat, "cards": shown}
+        if row.shown_at is not None:
+            poignee["shown_at"] = row.shown_at((seat - dealer - 1) % players)
+        d["poignees"] = [poignee]
+        ev = evaluate(d)
+        if (seat in ev.attack) != row.by_taker:
+            continue  # five players: the called partner is no defender
+        won = ev.score.won if ev.ruling is None and ev.score is not None else taker_won(ev)
+        if row.taker_wins is None or won == row.taker_wins:
+            return d, ev
+    raise AssertionError(f"{row.name} at {players}: no deal")
+
+
+@pytest.mark.parametrize("players", [4, 5])
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_14_6_poignee_table(players: int, row: PoigneeRow) -> None:
+    _, ev = poignee_deal(players, row)
+    if row.reason is None:  # cards listed out of order: no fault, the poignée counted
+        assert ev.valid and ev.ruling is None and ev.score is not None
+        assert abs(ev.score.poignees) == BONUS[1]
+        return
+    ruling = ev.ruling
+    assert ruling is not None
+    assert (ruling.reason, ruling.decision, ruling.side_at_fault) == (row.reason, row.decision, row.at_fault)
+    assert ruling.faults == tuple(roots(ev))
+    as_played = ruling.as_played
+    if row.decision is Decision.VOID:
+        assert ruling.scores == (0,) * players
+        return
+    bonus = abs(as_played.poignees)
+    if row.bonus == "none":
+        assert bonus == 0
+    else:
+        assert bonus == BONUS[1]  # the smallest tier: shown at it, or over it and short of the next
+    defenders = [s for s in range(players) if s not in ev.attack]
+    for seat in defenders:
+        # A defender pays the bonus when the attack won, and is paid it when it lost (§9.5).
+        dropped = as_played.scores[seat] + (bonus if as_played.won else -bonus)
+        assert ruling.scores[seat] == (dropped if row.bonus == "dropped" else as_played.scores[seat])
+    assert sum(ruling.scores) == 0
+    if row.bonus != "dropped":
+        assert ruling.scores == as_played.scores
+
+
+# Faults of one seat's play: swap, in a legal deal, a seat's card for a card of its own hand
+# that the rules refuse there, played later in its stead.
+
+
+def one_fault(players: int, code: ViolationCode, seeds: range) -> Iterator[tuple[Deal, Evaluation]]:
+    """Legal deals made faulty by one seat's ``code``, the only root fault: at the first place
+    where swapping the card played for a refused card of the same hand gives it."""
+    for seed in seeds:
+        found = _first_swap(random_deal(seed, players), code)
+        if found is not None:
+            yield found
+
+
+def _first_swap(d: Deal, code: ViolationCode) -> tuple[Deal, Evaluation] | None:
+    n = d["players"]
+    ev = evaluate(d)
+    plays = [parse_card(c) for c in d["plays"]]
+    live = _play_hands(d)
+    ban = parse_card(d["called_card"]) if n == 5 and d["called_card"] else None
+    for t, trick in enumerate(ev.tricks):
+        for pos, card in enumerate(trick.cards):
+            seat = (trick.leader + pos) % n
+            legal = legal_cards(live[seat], trick.cards[:pos], banned_lead=ban if t == 0 else None).cards
+            refused = cards_of(live[seat] & ~legal)
+            live[seat] &= ~(1 << card)
+            for other in refused:
+                i, j = t * n + pos, plays.index(other)
+                swapped = list(d["plays"])
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                bad = {**d, "plays": swapped}
+                got = evaluate(bad)
+                rs = roots(got)
+                if len(rs) == 1 and got.violations[rs[0]].code is code:
+                    return bad, got
+    return None
+
+
+def _play_hands(d: Deal) -> list[int]:
+    hands = [mask_of(parse_card(c) for c in h) for h in d["hands"]]
+    if d["contract"] in ("prise", "garde"):
+        taker = d["taker"]
+        hands[taker] = (hands[taker] | mask_of(parse_card(c) for c in d["dog"])) & ~mask_of(
+            parse_card(c) for c in d["discard"]
+        )
+    return hands
+
+
+def check_incorrigible(ev: Evaluation, seat: int, reason: RulingReason) -> bool:
+    """The side at fault is ``seat``'s; void exactly when it won as played, else counted as
+    played. Returns whether that side won."""
+    ruling = ev.ruling
+    assert ruling is not None and ruling.reason is reason
+    attack = seat in ev.attack
+    assert ruling.side_at_fault is (AtFault.ATTACK if attack else AtFault.DEFENCE)
+    side_won = ruling.as_played.won == attack
+    if side_won:
+        assert ruling.decision is Decision.VOID and ruling.scores == (0,) * len(ruling.scores)
+    else:
+        assert ruling.decision is Decision.COUNTED and ruling.scores == ruling.as_played.scores
+    return side_won
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("code", [ViolationCode.RENOUNCE, ViolationCode.MUST_TRUMP, ViolationCode.MUST_OVERTRUMP])
+def test_14_2_completed_renounce_by_one_seat(players: int, code: ViolationCode) -> None:
+    outcomes = set()
+    for _, ev in one_fault(players, code, range(40)):
+        root = ev.violations[roots(ev)[0]]
+        assert root.seat is not None
+        outcomes.add(check_incorrigible(ev, root.seat, RulingReason.COMPLETED_RENOUNCE))
+        if len(outcomes) == 2:
+            break
+    assert outcomes == {True, False}  # both the void and the counted ruling were seen
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_14_4_discard_fault_by_the_taker(players: int) -> None:
+    outcomes = set()
+    for seed in range(200):
+        m = mutate("discard_king_swapped", seed, players)
+        if m is None:
+            continue
+        ev = evaluate(m.deal)
+        if [ev.violations[i].code for i in roots(ev)] != [ViolationCode.DISCARD_KING_OR_BOUT]:
+            continue
+        outcomes.add(check_incorrigible(ev, m.deal["taker"], RulingReason.DISCARD_FAULT))
+        if len(outcomes) == 2:
+            break
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_14_6_excuse_shown_while_a_trump_is_kept(players: int) -> None:
+    outcomes = set()
+    for seed in range(3000):
+        m = mutate("poignee_excuse", seed, players)  # a seat holding the Excuse and a tier's trumps
+        if m is None:
+            continue
+        ev = evaluate(m.deal)
+        if [ev.violations[i].code for i in roots(ev)] != [ViolationCode.POIGNEE_EXCUSE]:
+            continue
+        ruling = ev.ruling
+        assert ruling is not None and ruling.reason is RulingReason.POIGNEE_EXCUSE
+        attack = m.seat in ev.attack
+        assert ruling.side_at_fault is (AtFault.ATTACK if attack else AtFault.DEFENCE)
+        side_won = ruling.as_played.won == attack
+        assert ruling.decision is (Decision.VOID if side_won else Decision.COUNTED)
+        assert ruling.scores == ((0,) * players if side_won else ruling.as_played.scores)
+        outcomes.add(side_won)
+        if len(outcomes) == 2:
+            break
+    # Three players rarely deal a tier's 13 trumps and the Excuse together: one outcome there.
+    assert outcomes == {True, False} if players > 3 else outcomes
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_14_3_opening_lead_out_of_turn_covered_is_no_fault(players: int) -> None:
+    found = 0
+    for seed in range(200):
+        d = random_deal(seed, players)
+        if d["chelem_announced"]:
+            continue
+        ev = evaluate(d)
+        first = ev.tricks[0]
+        led, answer = first.cards[0], first.cards[1]
+        other_side = (first.leader in ev.attack) != ((first.leader + 1) % players in ev.attack)
+        same_suit = format_card(led)[-1] == format_card(answer)[-1] and format_card(led)[-1] in "SHDC"
+        if not (other_side and same_suit and format_card(led) != "EX" and format_card(answer) != "EX"):
+            continue
+        # The record names the dealer one seat earlier: the seat after the one due led.
+        moved = evaluate({**d, "dealer": (d["dealer"] - 1) % players})
+        assert [v.code for v in moved.violations] == [ViolationCode.WRONG_LEADER]
+        ruling = moved.ruling
+        assert ruling is not None
+        assert (ruling.reason, ruling.decision, ruling.side_at_fault) == (
+            RulingReason.COVERED_LEAD,
+            Decision.COUNTED,
+            None,
+        )
+        assert ruling.scores == ruling.as_played.scores
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_14_valid_deals_and_deals_in_progress_carry_no_ruling(players: int) -> None:
+    for seed in range(10):
+        d = random_deal(seed, players)
+        ev = evaluate(d)
+        assert ev.valid and ev.ruling is None and ev.score is not None
+        partial = evaluate({**d, "plays": d["plays"][: len(d["plays"]) // 2]})
+        assert partial.ruling is None
+    for seed in range(60):
+        m = mutate("swapped_pair", seed, players)
+        if m is None:
+            continue
+        cut = evaluate({**m.deal, "plays": m.deal["plays"][: len(m.deal["plays"]) - 1]})
+        if not cut.valid:
+            assert cut.ruling is None  # faulty but not complete: no ruling yet
+            return
+    pytest.fail("no faulty deal in progress")
+
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+POIGNEE_CODES = {
+    ViolationCode.POIGNEE_SIZE,
+    ViolationCode.POIGNEE_CARD,
+    ViolationCode.POIGNEE_EXCUSE,
+    ViolationCode.POIGNEE_DUPLICATE,
+    ViolationCode.POIGNEE_LATE,
+}
+
+
+@SETTINGS
+@given(
+    kind=st.sampled_from(sorted(KINDS)),
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([3, 4, 5]),
+    cut=st.sampled_from([0, 0, 0, 1, 7]),
+)
+def test_14_ruling_properties_over_mutated_deals(kind: str, seed: int, players: int, cut: int) -> None:
+    m = mutate(kind, seed, players)
+    assume(m is not None)
+    assert m is not None
+    d = m.deal if not cut else {**m.deal, "plays": m.deal["plays"][:-cut]}
+    ev = evaluate(d)
+    complete = ev.status.value == "complete"
+    assert (ev.ruling is not None) == (complete and not ev.valid)
+    if ev.ruling is None:
+        return
+    ruling = ev.ruling
+    assert sum(ruling.scores) == 0 and sum(ruling.as_played.scores) == 0
+    assert ruling.faults == tuple(roots(ev))
+    if ruling.decision in (Decision.VOID, Decision.REDEAL):
+        assert ruling.scores == (0,) * players
+    root_codes = {ev.violations[i].code for i in ruling.faults}
+    if ruling.decision is Decision.COUNTED and not root_codes & POIGNEE_CODES:
+        assert ruling.scores == ruling.as_played.scores
