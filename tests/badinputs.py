@@ -207,6 +207,13 @@ def cases_for(path: str) -> list[BadRequest]:
         add("contract_unknown", encode({**base, "contract": "grande"}), 422, pointer="/contract")
         add("contract_upper_case", encode({**base, "contract": "GARDE"}), 422, pointer="/contract")
 
+    if path == "/v1/deals/evaluate":
+        # When a poignée was shown: a count of the deal's cards played by then, 0 to 78.
+        shown = {"seat": 0, "cards": ["21T", "20T", "19T", "18T", "17T", "16T", "15T", "14T", "13T", "12T"]}
+        for name, at in (("negative", -1), ("over_78", 79), ("string", "5"), ("float", 5.5), ("boolean", True)):
+            body = encode({**base, "poignees": [{**shown, "shown_at": at}]})
+            add(f"poignee_shown_at_{name}", body, 422, pointer="/poignees/0/shown_at")
+
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
     return c
