@@ -87,7 +87,9 @@ class PoigneeRow:
     reason: RulingReason | None  # None: no fault
     decision: Decision | None
     at_fault: AtFault | None
-    bonus: str  # "kept": as played with its bonus; "dropped": as played less it; "none": none as played
+    bonus: str
+    """"kept": as played, its bonus in; "dropped": as played less it; "none": no bonus as played
+    nor after; "rectified": none as played, the smallest tier's after (completed, §14.6)."""
     excuse: bool = False
     shown_at: Callable[[int], int] | None = None  # from the owner's position in the opening trick
     shuffled: bool = False
@@ -106,7 +108,9 @@ def _rows() -> list[PoigneeRow]:
     with_excuse = lambda h: [*trumps_of(h)[1:], "EX"]  # noqa: E731
     return [
         PoigneeRow("disorderly", 0, every, False, None, None, None, None, "kept", shuffled=True),
-        PoigneeRow("incomplete_rectifiable", 0, short, False, None, reasons.POIGNEE_RECTIFIABLE, counted, None, "none"),
+        PoigneeRow(
+            "incomplete_rectifiable", 0, short, False, None, reasons.POIGNEE_RECTIFIABLE, counted, None, "rectified"
+        ),
         PoigneeRow(
             "unrectifiable_by_taker", -1, every, True, None, reasons.POIGNEE_UNRECTIFIABLE, counted, attack, "none"
         ),
@@ -272,17 +276,21 @@ def test_14_6_poignee_table(players: int, row: PoigneeRow) -> None:
         assert ruling.scores == (0,) * players
         return
     bonus = abs(as_played.poignees)
-    if row.bonus == "none":
-        assert bonus == 0
-    else:
-        assert bonus == BONUS[1]  # the smallest tier: shown at it, or over it and short of the next
-    defenders = [s for s in range(players) if s not in ev.attack]
-    for seat in defenders:
-        # A defender pays the bonus when the attack won, and is paid it when it lost (§9.5).
-        dropped = as_played.scores[seat] + (bonus if as_played.won else -bonus)
-        assert ruling.scores[seat] == (dropped if row.bonus == "dropped" else as_played.scores[seat])
+    assert bonus == (0 if row.bonus in ("none", "rectified") else BONUS[1])  # over a tier: counted at it
+    for seat in range(players):
+        if seat in ev.attack:
+            continue
+        # A defender pays a bonus when the attack won, and is paid it when it lost (§9.5).
+        pays = -1 if as_played.won else 1
+        want = {
+            "kept": as_played.scores[seat],
+            "none": as_played.scores[seat],
+            "dropped": as_played.scores[seat] - pays * bonus,
+            "rectified": as_played.scores[seat] + pays * BONUS[1],
+        }[row.bonus]
+        assert ruling.scores[seat] == want
     assert sum(ruling.scores) == 0
-    if row.bonus != "dropped":
+    if row.bonus in ("kept", "none"):
         assert ruling.scores == as_played.scores
 
 

@@ -19,10 +19,6 @@ from .discard import discard_with
 from .kit import Kit, KitError, Topic
 from .oracle import first_leader, ref_evaluate, ref_ruling
 
-SECTION_14_WRITTEN = False
-"""Whether rules.md has its §14 yet: a case cites only sections the rulebook holds, so until
-then the rows' sections are left out of the cases' ``rules`` (flip it and run ``make kit``)."""
-
 Outcome = str
 """Which side won as played: "attack", "defence", or "" when the case does not depend on it."""
 
@@ -79,8 +75,7 @@ def _add(
     ref = ref_ruling(d) if row.reason in ("completed_renounce", "discard_fault") else None
     if ref is not None and any(want[p] != v for p, v in ref.items()):
         raise KitError(f"rulings/{number:03d}: the reference model rules {ref}, the case states {want}")
-    cited = [s for s in ["14", *rules] if SECTION_14_WRITTEN or s.split(".")[0] != "14"]
-    kit.add(t, number, description, cited, ["ruling", *tags], d, want={**want, **(extra or {})})
+    kit.add(t, number, description, ["14", *rules], ["ruling", *tags], d, want={**want, **(extra or {})})
 
 
 # The faults, each made on a legally played deal.
@@ -375,7 +370,8 @@ def ruling_cases(kit: Kit) -> None:
 
         tier = {3: "13", 4: "10", 5: "8"}[n]
         case(
-            f"{at}: a poignée shown {first - 1} trumps strong by a seat holding {first}: rectifiable, counted.",
+            f"{at}: a poignée shown {first - 1} trumps strong by a seat holding {first}: rectifiable, counted, "
+            f"completed to the tier of {tier}.",
             ["14.6", "9.5"],
             ["poignee"],
             Row("poignee_rectifiable", None, "counted"),
