@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from service import randomdeals
 from service.randomdeals import random_deal, record
-from service.rules.arbitration import AtFault, Decision, RulingReason
+from service.rules.arbitration import AtFault
 from service.rules.cards import cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, evaluate_deal
 from service.rules.play import legal_cards
 from service.rules.table import TABLES
-from service.rules.verdicts import ViolationCode
+from service.rules.verdicts import Decision, RulingReason, ViolationCode
 
 from .mutations import KINDS, mutate, roots
 

@@ -26,14 +26,16 @@ from hypothesis import strategies as st
 from service import texts
 from service.contract.errorcodes import FieldErrorCode
 from service.contract.problems import PROBLEM_STATUSES
-from service.rules.arbitration import AtFault, Decision, RulingReason
+from service.rules.arbitration import AtFault
 from service.rules.verdicts import (
     CardCodes,
     CardName,
+    Decision,
     LegalReason,
     Message,
     Points,
     RedealReason,
+    RulingReason,
     Signed,
     SignedList,
     Term,

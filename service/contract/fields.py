@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
 
-from service.rules.arbitration import AtFault, Decision, RulingReason
+from service.rules.arbitration import AtFault
 from service.rules.cards import (
     CARD_BY_CODE,
     CARD_CODES,
@@ -31,7 +31,16 @@ from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead
-from service.rules.verdicts import LegalReason, Message, RedealReason, Verdict, ViolationCode, msg
+from service.rules.verdicts import (
+    Decision,
+    LegalReason,
+    Message,
+    RedealReason,
+    RulingReason,
+    Verdict,
+    ViolationCode,
+    msg,
+)
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode

@@ -111,6 +111,72 @@ class RedealReason(Verdict):
     PETIT_SEC = "petit_sec", "A seat was dealt a petit sec (§3)."
 
 
+class Decision(Verdict):
+    """What the ruling does with the deal (§14.1)."""
+
+    COUNTED = "counted", "The deal is scored as the cards fell (a poignée's bonus dropped where §14.6 says)."
+    VOID = "void", "The deal is void: every seat scores 0 (annulée)."
+    REDEAL = "redeal", "A fault of the deal itself: the same dealer deals again, every seat scores 0 (§14.5)."
+
+
+class RulingReason(Verdict):
+    """The row of §14's decision table a ruling rests on."""
+
+    COVERED_LEAD = "covered_lead", "A card led out of turn, covered by the other side: no fault (§14.3)."
+    EXPOSED_CARD = (
+        "exposed_card",
+        "A card led out of turn and not covered, neither an oudler nor a king, or led by the taker: "
+        "a correctable fault, the deal counted (§14.3).",
+    )
+    EXPOSED_IMPORTANT_CARD = (
+        "exposed_important_card",
+        "An oudler or a king led out of turn by another seat than the taker, and not covered (§14.3).",
+    )
+    COMPLETED_RENOUNCE = (
+        "completed_renounce",
+        "A card played against §5.3 or §6, or a card the seat did not hold: completed once the next card fell (§14.2).",
+    )
+    WRONG_CARD_COUNT = "wrong_card_count", "Cards played twice or beyond the deal's count (§14.2)."
+    AUCTION_FAULT = "auction_fault", "A fault of the bids or of the call (§14.2)."
+    DISCARD_FAULT = "discard_fault", "A fault of the discard (a miscard): the attack at fault (§14.4)."
+    DEALING_FAULT = (
+        "dealing_fault",
+        "A fault of the deal itself (a hand of the wrong size, a card dealt twice, a petit sec played) (§14.5).",
+    )
+    BOTH_SIDES_AT_FAULT = "both_sides_at_fault", "Root faults on both sides: the deal is void (§14.1)."
+    POIGNEE_RECTIFIABLE = (
+        "poignee_rectifiable",
+        "A poignée shown incomplete, or with a card the seat lacks, that the seat's trumps complete: counted (§14.6).",
+    )
+    POIGNEE_UNRECTIFIABLE = (
+        "poignee_unrectifiable",
+        "A poignée shown incomplete that the seat's trumps cannot complete: not counted; shown by a "
+        "defender, void if the taker lost (§14.6).",
+    )
+    POIGNEE_TOO_MANY = (
+        "poignee_too_many",
+        "A poignée shown with more trumps than its tier: counted at that tier; shown by a defender, void if "
+        "the taker lost (§14.6).",
+    )
+    POIGNEE_BEFORE_COVERED = (
+        "poignee_before_covered",
+        "A poignée shown just after its owner's first card, before the next card covered it: counted (§14.6).",
+    )
+    POIGNEE_LATE = (
+        "poignee_late",
+        "A poignée shown at another moment: by the taker, not counted if he won; by a defender, void if the "
+        "taker lost (§14.6).",
+    )
+    POIGNEE_EXCUSE = (
+        "poignee_excuse",
+        "The Excuse shown in place of a trump the seat kept: void if the side at fault won, else counted (§14.6).",
+    )
+    POIGNEE_SECOND = (
+        "poignee_second",
+        "A second poignée from one seat, or a card shown twice: the second not counted (§14.6).",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class CardName:
     """A card said in words (« le 15 d'atout », "the king of hearts")."""
