@@ -12,7 +12,7 @@ from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 
 from . import problems
 from .layers import language, requestid, telemetry
-from .operations import batch, evaluate, scoring, tricks
+from .operations import batch, evaluate, games, scoring, tricks
 from .ops import docs, ops
 
 API_DESCRIPTION = """\
@@ -98,6 +98,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(scoring.blp)
     api.register_blueprint(evaluate.blp)
     api.register_blueprint(batch.blp)
+    api.register_blueprint(games.blp)
     api.spec.components.schema("BatchLine", schema=BatchLineSchema)  # named by the NDJSON answer's doc
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)

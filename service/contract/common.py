@@ -129,6 +129,13 @@ class Errors:
             node = node.setdefault(key, {})
         node.setdefault("_schema", []).append(Coded(code, message))
 
+    def nest(self, path: Sequence[str | int], messages: Any) -> None:
+        """Add marshmallow's own messages for a part of the request loaded on its own, found at ``path``."""
+        node = self.messages
+        for key in path:
+            node = node.setdefault(key, {})
+        _merge(node, messages if isinstance(messages, dict) else {"_schema": messages})
+
     def duplicates(self, name: str, cards: Sequence[Card]) -> CardMask:
         """Flag every card of ``cards`` that repeats an earlier one; the cards, as a mask."""
         mask = mask_of(cards)
@@ -143,6 +150,16 @@ class Errors:
     def raise_any(self) -> None:
         if self.messages:
             raise ValidationError(self.messages)
+
+
+def _merge(into: dict[str | int, Any], messages: dict[str | int, Any]) -> None:
+    for key, value in messages.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        elif isinstance(value, list) and isinstance(into.get(key), list):
+            into[key] = [*into[key], *value]
+        else:
+            into[key] = value
 
 
 def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, players: int) -> None:

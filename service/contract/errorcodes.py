@@ -38,6 +38,10 @@ class FieldErrorCode(Verdict):
     POINTS_OUDLERS_MISMATCH = "points_oudlers_mismatch", "Card points the oudlers held rule out (§1.4, §9)."
     TOO_MANY_TRUMPS_SHOWN = "too_many_trumps_shown", "Poignées showing more trumps than the deck holds."
     POUSSE_NOT_ENABLED = "pousse_not_enabled", "`pousse` without the `pousse_alias` variant (§3.4)."
+    NAMES_COUNT = "names_count", "A game's sheet: not one name per seat."
+    DRAW_COUNT = "draw_count", "A game's sheet: not one card drawn per seat (§15.1)."
+    ONE_ENTRY = "one_entry", "A game's deal with not exactly one of `summary`, `record`, `not_played`."
+    TABLE_SIZE = "table_size", "A game's deal for another number of players than the game's."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
     MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."

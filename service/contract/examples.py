@@ -483,3 +483,54 @@ EVALUATE_BATCH: dict[str, dict[str, Any]] = {
         },
     ),
 }
+
+
+def _fft_summary(taker: int, contract: str, points: float, oudlers: int, **extra: Any) -> dict[str, Any]:
+    return {"summary": {"contract": contract, "taker": taker, "points": points, "oudlers": oudlers, **extra}}
+
+
+SCORE_GAME: dict[str, dict[str, Any]] = {
+    "rulebookSheet": _example(
+        "The rulebook's five worked deals at one table (§10): takers E, W, S, N, S",
+        {
+            "players": 4,
+            "names": ["N", "E", "S", "W"],
+            "table": "12",
+            "draw": ["10H", "10C", "5T", "KS"],
+            "deals": [
+                {
+                    "dealer": 1,
+                    **_fft_summary(
+                        1,
+                        "garde",
+                        49,
+                        2,
+                        petit_au_bout="attack",
+                        poignees=[{"side": "attack", "size": "simple"}],
+                    ),
+                },
+                {"dealer": 2, **_fft_summary(3, "garde_sans", 45, 2, petit_au_bout="defence")},
+                {
+                    "dealer": 3,
+                    **_fft_summary(
+                        2, "prise", 34, 2, petit_au_bout="attack", poignees=[{"side": "attack", "size": "simple"}]
+                    ),
+                },
+                {"dealer": 0, **_fft_summary(0, "garde", 52, 2, poignees=[{"side": "defence", "size": "simple"}])},
+                {
+                    "dealer": 1,
+                    **_fft_summary(
+                        2,
+                        "garde",
+                        87,
+                        2,
+                        petit_au_bout="attack",
+                        poignees=[{"side": "attack", "size": "simple"}],
+                        chelem={"announced": True, "made_by": "attack"},
+                    ),
+                },
+            ],
+            "claims": {"net": [-446, -390, 1346, -510]},
+        },
+    ),
+}

@@ -318,6 +318,8 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
     "DealStatus": _named(
         [s.value for s in Status], "Where a deal stands: complete, in progress, or to be dealt again."
     ),
+    "NotPlayed": _named(["redeal", "void"], "A deal on a game's sheet that was not played: dealt again, or void."),
+    "GameEntryKind": _named(["summary", "record", "not_played"], "What a row of a game's sheet was given as."),
     "AtFault": _named(
         [a.value for a in AtFault], "The side a ruling holds at fault: the attack, the defence, or both (§14)."
     ),

@@ -1,0 +1,60 @@
+"""A game's score sheet (rules.md §15): POST /v1/games/score, as JSON or as a spreadsheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask
+from flask import Response
+from flask_smorest import Blueprint
+
+from service.contract.games import SCORE_GAME, sheet_csv
+from service.contract.jsonio import dumps
+
+from ..layers.language import request_language
+from ..parsing import JSON, operation
+
+blp = Blueprint("games", __name__, description="A game's score sheet: the deals of one table added up.")
+
+CSV = "text/csv"
+
+
+@operation(
+    blp,
+    SCORE_GAME,
+    doc={
+        "responses": {
+            200: {
+                "content": {
+                    CSV: {
+                        "schema": {
+                            "type": "string",
+                            "description": "The sheet as a spreadsheet (`Accept: text/csv`): a column per player, "
+                            "a row per deal, then the totals, plus, minus and bilan rows.",
+                        }
+                    }
+                }
+            }
+        }
+    },
+)
+def post_score_game(req: dict[str, Any]) -> dict[str, Any] | Response:
+    """The score sheet of a game (feuille de marque): the deals in, the totals and bilans out.
+
+    Each deal is one of `summary` (the `scoreDeal` request; its `players` may be left out),
+    `record` (the `evaluateDeal` request, complete: a faulty deal scores by its ruling, rules.md
+    §14) or `not_played` (a redeal or a void deal: a row of zeros). The answer gives every row's
+    marks and the running totals, each seat's plus, minus, net (the bilan) and rank, and, when
+    the `draw` is given, the first dealer (the lowest card deals, rules.md §15.1) and whether
+    each row's dealer follows the rotation. `claims` check a sheet written by hand: each number
+    that differs is named by its pointer. With `Accept: text/csv` the sheet comes as a
+    spreadsheet, headed in the language asked for.
+    """
+    language = request_language()
+    answer = SCORE_GAME.answer(req, language)
+    if flask.request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
+        response = Response(sheet_csv(answer, language), mimetype=CSV)
+    else:
+        response = Response(dumps(answer), mimetype=JSON)
+    response.vary.add("Accept")
+    return response

@@ -1,0 +1,307 @@
+"""A game's score sheet (rules.md §15): ``POST /v1/games/score``.
+
+One request holds the whole sheet: the draw for the first deal, then each deal as its summary
+(the ``scoreDeal`` request), its record (the ``evaluateDeal`` request, a faulty deal scored by
+its ruling) or a deal not played. Each entry is one object with one of three fields, rather
+than a union of types: every client generator reads it the same way, and a pointer names the
+part of the entry at fault (``/deals/3/summary/points``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields
+
+from service.rules.deal import Status, evaluate_deal
+from service.rules.scoring import Summary
+from service.rules.sheet import bilans, dealer_of, draw_for_deal, totals
+from service.rules.table import MAX_PLAYERS
+from service.rules.verdicts import msg
+from service.texts import DEFAULT_LANGUAGE, render
+
+from . import examples
+from .common import Errors, StrictSchema, card_list, players_field, seat_error, seat_field
+from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
+from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from .operation import Operation
+from .scoring import SCORE, ScoreRequest, scored
+
+GAME_MAX_DEALS = 100
+"""Most deals on one sheet: a club evening is a few dozen."""
+NOT_PLAYED = ("redeal", "void")
+
+
+class EntryBody(StrictNested):
+    """A summary or a record in a sheet entry: documented as its schema, loaded as it was sent.
+    The sheet loads it itself (:meth:`GameScoreRequest.check`), once it knows the table."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise self.make_error("type")
+        return value
+
+
+class NotPlayedSchema(StrictSchema):
+    reason = EnumField("NotPlayed", required=True, metadata={"description": "`redeal` or `void`."})
+
+
+class GameDealSchema(StrictSchema):
+    dealer = seat_field(
+        "The seat that dealt (a record says it itself). Checked against the rotation when the draw is given.",
+        load_default=None,
+    )
+    summary = EntryBody(
+        ScoreRequest,
+        metadata={"description": "The deal's summary: the `scoreDeal` request (its `players` may be left out)."},
+    )
+    record = EntryBody(
+        EvaluateRequest,
+        metadata={
+            "description": "The deal's record: the `evaluateDeal` request, complete; a faulty one scores by its "
+            "ruling (rules.md §14)."
+        },
+    )
+    not_played = StrictNested(NotPlayedSchema, metadata={"description": "A deal dealt again or void: a row of zeros."})
+
+
+class SheetClaimsSchema(StrictSchema):
+    net = BoundedList(
+        StrictInteger(), validate=Length(max=MAX_PLAYERS), metadata={"description": "Each seat's bilan, as written."}
+    )
+    rows = BoundedList(
+        BoundedList(StrictInteger(), validate=Length(max=MAX_PLAYERS)),
+        validate=Length(max=GAME_MAX_DEALS),
+        metadata={"description": "Each deal's marks, as written, seat 0 first."},
+    )
+
+
+class GameScoreRequest(StrictSchema):
+    players = players_field()
+    names = BoundedList(
+        StrictString(validate=Length(min=1, max=80)),
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+        metadata={"description": "The players' names, seat 0 first."},
+    )
+    table = StrictString(
+        load_default=None, validate=Length(max=80), metadata={"description": "The table's number or name."}
+    )
+    draw = card_list(
+        "The card each seat drew for the deal, seat 0 first: the lowest deals (rules.md §15.1).",
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+    )
+    deals = BoundedList(
+        StrictNested(GameDealSchema),
+        required=True,
+        validate=Length(max=GAME_MAX_DEALS),
+        metadata={"description": "The deals in the order played: each one of `summary`, `record`, `not_played`."},
+    )
+    claims = StrictNested(
+        SheetClaimsSchema,
+        load_default=None,
+        metadata={"description": "The sheet as the players wrote it, to be checked."},
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        n = data["players"]
+        errors = Errors()
+        if data["names"] is not None and len(data["names"]) != n:
+            errors.add(("names",), "names_count", msg("error.names_count", n))
+        draw = data["draw"]
+        if draw is not None:
+            if len(draw) != n:
+                errors.add(("draw",), "draw_count", msg("error.draw_count", n))
+            errors.duplicates("draw", draw)
+        for i, entry in enumerate(data["deals"]):
+            given = [name for name in ("summary", "record", "not_played") if entry.get(name) is not None]
+            if len(given) != 1:
+                errors.add(("deals", i), "one_entry", msg("error.one_entry"))
+                continue
+            seat_error(errors, ("deals", i, "dealer"), entry["dealer"], n)
+            for name, op_plan in (("summary", SCORE.plan), ("record", EVALUATE.plan)):
+                body = entry.get(name)
+                if body is None:
+                    continue
+                if body.setdefault("players", n) != n:
+                    errors.add(("deals", i), "table_size", msg("error.table_size", n))
+                    continue
+                try:
+                    entry[name] = op_plan.load(body)
+                except ma.ValidationError as exc:
+                    errors.nest(("deals", i, name), exc.messages)
+        claims = data["claims"]
+        if claims is not None:
+            if "net" in claims and len(claims["net"]) != n:
+                errors.add(("claims", "net"), "length", msg("error.length.equal", n))
+            for r, row in enumerate(claims.get("rows", ())):
+                if len(row) != n:
+                    errors.add(("claims", "rows", r), "length", msg("error.length.equal", n))
+        errors.raise_any()
+
+
+class DrawResultSchema(StrictSchema):
+    first_dealer = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "The seat that drew the lowest card; null: redraw."}
+    )
+    redraw = fields.List(
+        StrictInteger(), required=True, metadata={"description": "Seats that drew the Excuse: they draw again."}
+    )
+
+
+class GameRowSchema(StrictSchema):
+    index = StrictInteger(required=True)
+    kind = EnumField("GameEntryKind", required=True)
+    dealer = StrictInteger(required=True, allow_none=True)
+    dealer_in_turn = StrictBoolean(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Whether the dealer follows the rotation from the draw; null when unknown."},
+    )
+    taker = StrictInteger(required=True, allow_none=True)
+    contract = EnumField("Contract", required=True, allow_none=True)
+    not_played = EnumField("NotPlayed", required=True, allow_none=True)
+    ruling = fields.Nested(RulingSchema, required=True, allow_none=True)
+    scores = fields.List(StrictInteger(), required=True, metadata={"description": "Every seat's mark, seat 0 first."})
+    totals = fields.List(StrictInteger(), required=True, metadata={"description": "The running totals after it."})
+
+
+class BilanSchema(StrictSchema):
+    seat = StrictInteger(required=True)
+    name = StrictString(required=True, allow_none=True)
+    plus = StrictInteger(required=True, metadata={"description": "The sum of its gains."})
+    minus = StrictInteger(required=True, metadata={"description": "The sum of its losses, as a positive number."})
+    net = StrictInteger(required=True, metadata={"description": "Plus less minus: the bilan."})
+    rank = StrictInteger(required=True, metadata={"description": "1 for the highest net; equal nets share a rank."})
+
+
+class SheetMismatchSchema(StrictSchema):
+    pointer = StrictString(required=True)
+    claimed = fields.Raw(required=True)
+    correct = fields.Raw(required=True)
+
+
+class SheetClaimsResultSchema(StrictSchema):
+    agree = StrictBoolean(required=True)
+    mismatches = fields.List(fields.Nested(SheetMismatchSchema), required=True)
+
+
+class GameScoreResponse(StrictSchema):
+    table = StrictString(required=True, allow_none=True)
+    draw = fields.Nested(DrawResultSchema, required=True, allow_none=True)
+    deals = fields.List(fields.Nested(GameRowSchema), required=True)
+    bilans = fields.List(fields.Nested(BilanSchema), required=True, metadata={"description": "Seat 0 first."})
+    zero_sum = StrictBoolean(required=True, metadata={"description": "Every row, and so the bilans, sums to zero."})
+    claims = fields.Nested(SheetClaimsResultSchema, required=True, allow_none=True)
+
+
+def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"index": index, "kind": None, "dealer": entry["dealer"], "taker": None}
+    row |= {"contract": None, "not_played": None, "ruling": None}
+    if entry.get("summary") is not None:
+        summary, result = _scored(entry["summary"])
+        return row | {"kind": "summary", "taker": summary.taker, "contract": summary.contract, "scores": result}
+    if entry.get("record") is not None:
+        req = entry["record"]
+        ev = evaluate_deal(record_of(req))
+        row |= {"kind": "record", "dealer": req["dealer"], "taker": ev.taker, "contract": ev.contract}
+        if ev.status is Status.REDEAL:
+            return row | {"not_played": "redeal", "scores": [0] * n}
+        if ev.ruling is not None:
+            return row | {"ruling": dump_ruling(ev.ruling, language), "scores": list(ev.ruling.scores)}
+        assert ev.score is not None
+        return row | {"scores": list(ev.score.scores)}
+    return row | {"kind": "not_played", "not_played": entry["not_played"]["reason"], "scores": [0] * n}
+
+
+def _scored(req: dict[str, Any]) -> tuple[Summary, list[int]]:
+    summary, result = scored(req)
+    return summary, list(result.scores)
+
+
+def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
+    """The sheet of a loaded game: each row, the totals, the bilans, the claims checked."""
+    n = req["players"]
+    rows = [_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
+    draw = None if req["draw"] is None else draw_for_deal(req["draw"])
+    for i, row in enumerate(rows):
+        due = None if draw is None or draw.first_dealer is None else dealer_of(draw.first_dealer, i, n)
+        row["dealer_in_turn"] = None if due is None or row["dealer"] is None else row["dealer"] == due
+    marks = [row["scores"] for row in rows]
+    for row, running in zip(rows, totals(marks, n), strict=True):
+        row["totals"] = running
+    names = req["names"] or [None] * n
+    seats = [
+        {"seat": b.seat, "name": names[b.seat], "plus": b.plus, "minus": b.minus, "net": b.net, "rank": b.rank}
+        for b in bilans(marks, n)
+    ]
+    answer = {
+        "table": req["table"],
+        "draw": None if draw is None else {"first_dealer": draw.first_dealer, "redraw": list(draw.redraw)},
+        "deals": [_ordered(row) for row in rows],
+        "bilans": seats,
+        "zero_sum": all(sum(m) == 0 for m in marks),
+        "claims": None,
+    }
+    if req["claims"] is not None:
+        answer["claims"] = _check(req["claims"], marks, [s["net"] for s in seats])
+    return answer
+
+
+_ROW_KEYS = (
+    "index",
+    "kind",
+    "dealer",
+    "dealer_in_turn",
+    "taker",
+    "contract",
+    "not_played",
+    "ruling",
+    "scores",
+    "totals",
+)
+
+
+def _ordered(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: row[key] for key in _ROW_KEYS}
+
+
+def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int]) -> dict[str, Any]:
+    mismatches = []
+    for seat, (claimed, right) in enumerate(zip(claims.get("net", ()), net, strict=False)):
+        if claimed != right:
+            mismatches.append({"pointer": f"/claims/net/{seat}", "claimed": claimed, "correct": right})
+    for r, row in enumerate(claims.get("rows", ())):
+        right_row = marks[r] if r < len(marks) else None
+        for seat, claimed in enumerate(row):
+            right: int | None = None if right_row is None else right_row[seat]
+            if claimed != right:
+                mismatches.append({"pointer": f"/claims/rows/{r}/{seat}", "claimed": claimed, "correct": right})
+    return {"agree": not mismatches, "mismatches": mismatches}
+
+
+def sheet_csv(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
+    """The sheet as a spreadsheet: a column per player, a row per deal, then the totals, the
+    plus and minus columns summed and the bilan, headed in ``language``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    seats = answer["bilans"]
+    header = [render(msg("sheet.deal_column"), language)]
+    header += [s["name"] or render(msg("sheet.seat", seat=s["seat"]), language) for s in seats]
+    writer.writerow(header)
+    for row in answer["deals"]:
+        writer.writerow([render(msg("sheet.deal", number=row["index"] + 1), language), *row["scores"]])
+    last = answer["deals"][-1]["totals"] if answer["deals"] else [0] * len(seats)
+    writer.writerow([render(msg("sheet.total"), language), *last])
+    for key in ("plus", "minus", "net"):
+        writer.writerow([render(msg(f"sheet.{key}"), language), *(s[key] for s in seats)])
+    return out.getvalue()
+
+
+SCORE_GAME = Operation(
+    "scoreGame", "/v1/games/score", GameScoreRequest(), GameScoreResponse(), examples.SCORE_GAME, answer_game
+)
