@@ -271,10 +271,10 @@ def _ordered(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int]) -> dict[str, Any]:
-    mismatches = []
-    for seat, (claimed, right) in enumerate(zip(claims.get("net", ()), net, strict=False)):
-        if claimed != right:
-            mismatches.append({"pointer": f"/claims/net/{seat}", "claimed": claimed, "correct": right})
+    mismatches: list[dict[str, Any]] = []
+    for seat, (claimed, bilan) in enumerate(zip(claims.get("net", ()), net, strict=False)):
+        if claimed != bilan:
+            mismatches.append({"pointer": f"/claims/net/{seat}", "claimed": claimed, "correct": bilan})
     for r, row in enumerate(claims.get("rows", ())):
         right_row = marks[r] if r < len(marks) else None
         for seat, claimed in enumerate(row):
