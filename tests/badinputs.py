@@ -42,7 +42,7 @@ class BadRequest:
 
     @property
     def id(self) -> str:
-        return f"{self.path.rsplit('/', 1)[-1]}:{self.name}"
+        return f"{self.path.removeprefix('/v1/').replace('/', '-')}:{self.name}"
 
     def send(self, client: FlaskClient, headers: dict[str, str] | None = None) -> TestResponse:
         """This request through the Flask test client, with ``headers`` added."""
@@ -72,7 +72,16 @@ VALID: dict[str, dict[str, Any]] = {
 @cache
 def valid_bodies() -> dict[str, dict[str, Any]]:
     four = next(d for d in golden("deals.jsonl") if d["players"] == 4)
-    return {**VALID, "/v1/deals/evaluate": deal_request(four)}
+    game = {
+        "players": 4,
+        "draw": ["10H", "10C", "5T", "KS"],
+        "deals": [
+            {"summary": VALID["/v1/deals/score"]},
+            {"not_played": {"reason": "redeal"}},
+            {"record": deal_request(four)},
+        ],
+    }
+    return {**VALID, "/v1/deals/evaluate": deal_request(four), "/v1/games/score": game}
 
 
 @cache
@@ -98,9 +107,12 @@ def padded(obj: dict[str, Any], size: int) -> bytes:
 
 
 def _list_field(path: str) -> str:
-    return {"/v1/tricks/legal-cards": "hand", "/v1/tricks/winner": "cards", "/v1/deals/evaluate": "plays"}.get(
-        path, "poignees"
-    )
+    return {
+        "/v1/tricks/legal-cards": "hand",
+        "/v1/tricks/winner": "cards",
+        "/v1/deals/evaluate": "plays",
+        "/v1/games/score": "deals",
+    }.get(path, "poignees")
 
 
 def _seat_field(path: str) -> str:
@@ -173,7 +185,7 @@ def cases_for(path: str) -> list[BadRequest]:
     add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
     add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
     add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
-    if path != "/v1/tricks/winner":  # the only operation without rule variants
+    if path not in ("/v1/tricks/winner", "/v1/games/score"):  # each of its deals says its rules
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
         add("rules_flag_string", encode({**base, "rules": {"pousse_alias": "yes"}}), 422, pointer="/rules/pousse_alias")
@@ -213,6 +225,45 @@ def cases_for(path: str) -> list[BadRequest]:
         for name, at in (("negative", -1), ("over_78", 79), ("string", "5"), ("float", 5.5), ("boolean", True)):
             body = encode({**base, "poignees": [{**shown, "shown_at": at}]})
             add(f"poignee_shown_at_{name}", body, 422, pointer="/poignees/0/shown_at")
+
+    if path == "/v1/games/score":
+        # A game's sheet: each entry loaded for the game's table, each fault located in it.
+        deals = base["deals"]
+        five = {**VALID["/v1/deals/score"], "players": 5, "partner": 1}
+        add(
+            "game_entry_for_five_players",
+            encode({**base, "deals": [deals[0], {"summary": five}]}),
+            422,
+            pointer="/deals/1",
+        )
+        bad_points = {**deals[0]["summary"], "points": 49.25}
+        add(
+            "game_summary_points",
+            encode({**base, "deals": [{"summary": bad_points}]}),
+            422,
+            pointer="/deals/0/summary/points",
+        )
+        both = {**deals[0], "not_played": {"reason": "void"}}
+        add("game_entry_two_kinds", encode({**base, "deals": [both]}), 422, pointer="/deals/0")
+        add("game_entry_empty", encode({**base, "deals": [{}]}), 422, pointer="/deals/0")
+        add("game_entry_not_an_object", encode({**base, "deals": [[]]}), 422, pointer="/deals/0")
+        add("game_summary_not_an_object", encode({**base, "deals": [{"summary": []}]}), 422, pointer="/deals/0/summary")
+        add(
+            "game_not_played_reason",
+            encode({**base, "deals": [{"not_played": {"reason": "lost"}}]}),
+            422,
+            pointer="/deals/0/not_played/reason",
+        )
+        add("game_draw_three_cards", encode({**base, "draw": ["10H", "10C", "5T"]}), 422, pointer="/draw")
+        add("game_draw_same_card_twice", encode({**base, "draw": ["10H", "10H", "5T", "KS"]}), 422, pointer="/draw/1")
+        add("game_names_count", encode({**base, "names": ["N", "E"]}), 422, pointer="/names")
+        add(
+            "game_dealer_beyond_the_table",
+            encode({**base, "deals": [{**deals[0], "dealer": 4}]}),
+            422,
+            pointer="/deals/0/dealer",
+        )
+        add("game_claims_net_length", encode({**base, "claims": {"net": [0, 0]}}), 422, pointer="/claims/net")
 
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")

@@ -45,7 +45,7 @@ class EntryBody(StrictNested):
         return value
 
 
-class NotPlayedSchema(StrictSchema):
+class NotPlayedEntrySchema(StrictSchema):
     reason = EnumField("NotPlayed", required=True, metadata={"description": "`redeal` or `void`."})
 
 
@@ -65,7 +65,9 @@ class GameDealSchema(StrictSchema):
             "ruling (rules.md §14)."
         },
     )
-    not_played = StrictNested(NotPlayedSchema, metadata={"description": "A deal dealt again or void: a row of zeros."})
+    not_played = StrictNested(
+        NotPlayedEntrySchema, metadata={"description": "A deal dealt again or void: a row of zeros."}
+    )
 
 
 class SheetClaimsSchema(StrictSchema):
@@ -128,7 +130,7 @@ class GameScoreRequest(StrictSchema):
                 if body is None:
                     continue
                 if body.setdefault("players", n) != n:
-                    errors.add(("deals", i), "table_size", msg("error.table_size", n))
+                    errors.add(("deals", i), "table_size", msg("error.table_size", players=n))
                     continue
                 try:
                     entry[name] = op_plan.load(body)
