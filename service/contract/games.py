@@ -28,6 +28,7 @@ from .common import Errors, StrictSchema, card_list, players_field, seat_error, 
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .operation import Operation
+from .problems import FieldError, ProblemError
 from .scoring import SCORE, ScoreRequest, scored
 
 GAME_MAX_DEALS = 100
@@ -213,6 +214,11 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
         row |= {"kind": "record", "dealer": req["dealer"], "taker": ev.taker, "contract": ev.contract}
         if ev.status is Status.REDEAL:
             return row | {"not_played": "redeal", "scores": [0] * n}
+        if ev.status is Status.IN_PROGRESS:
+            # A sheet holds finished deals: this one has no final score yet.
+            said = msg("error.deal_not_complete")
+            error = FieldError(f"/deals/{index}/record/plays", "deal_not_complete", said)
+            raise ProblemError(422, "invalid-request", msg("error.invalid_request"), [error])
         if ev.ruling is not None:
             return row | {"ruling": dump_ruling(ev.ruling, language), "scores": list(ev.ruling.scores)}
         assert ev.score is not None

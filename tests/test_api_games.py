@@ -1,0 +1,141 @@
+"""POST /v1/games/score, a game's score sheet (rules.md §15), through the Flask test client."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.contract.examples import SCORE_GAME
+from service.randomdeals import random_deal
+from service.rules.cards import CARD_BY_CODE
+from service.rules.sheet import draw_for_deal, draw_rank
+
+from .mutations import mutate
+
+PATH = "/v1/games/score"
+SHEET = SCORE_GAME["rulebookSheet"]["value"]
+
+
+def post(client: FlaskClient, body: dict[str, Any], **kwargs: Any) -> Any:
+    answer = client.post(PATH, json=body, **kwargs)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()
+
+
+def test_15_3_the_rulebooks_worked_deals_at_one_table(client: FlaskClient) -> None:
+    # rules.md §10's five deals at one table, seats N, E, S, W, the takers E, W, S, N, S.
+    sheet = post(client, SHEET)
+    assert [b["net"] for b in sheet["bilans"]] == [-446, -390, 1346, -510]
+    assert [b["plus"] for b in sheet["bilans"]] == [318, 360, 1746, 270]
+    assert [b["minus"] for b in sheet["bilans"]] == [764, 750, 400, 780]
+    assert [b["rank"] for b in sheet["bilans"]] == [3, 2, 1, 4]
+    assert [b["name"] for b in sheet["bilans"]] == ["N", "E", "S", "W"]
+    assert [row["taker"] for row in sheet["deals"]] == [1, 3, 2, 0, 2]
+    assert sheet["deals"][-1]["totals"] == [-446, -390, 1346, -510]
+    assert sheet["zero_sum"] is True
+    assert sheet["claims"] == {"agree": True, "mismatches": []}
+
+
+def test_15_3_each_row_is_the_single_deal_answer(client: FlaskClient) -> None:
+    sheet = post(client, SHEET)
+    for entry, row in zip(SHEET["deals"], sheet["deals"], strict=True):
+        single = client.post("/v1/deals/score", json={"players": 4, **entry["summary"]}).get_json()
+        assert row["scores"] == single["scores"]
+
+
+def test_15_1_the_lowest_card_deals(client: FlaskClient) -> None:
+    # 10 of hearts and 10 of clubs: the 10 of clubs deals (seed 004); trumps draw above every plain card.
+    sheet = post(client, SHEET)
+    assert sheet["draw"] == {"first_dealer": 1, "redraw": []}
+    cards = [CARD_BY_CODE[c] for c in ("1C", "1D", "1H", "1S", "2C", "KS", "1T", "21T")]
+    assert sorted(cards, key=draw_rank) == cards
+    assert draw_for_deal([CARD_BY_CODE[c] for c in ("KS", "1T", "1C")]).first_dealer == 2
+
+
+def test_15_1_the_excuse_draws_again(client: FlaskClient) -> None:
+    sheet = post(client, {**SHEET, "draw": ["10H", "EX", "5T", "KS"]})
+    assert sheet["draw"] == {"first_dealer": None, "redraw": [1]}
+    assert all(row["dealer_in_turn"] is None for row in sheet["deals"])
+
+
+def test_15_2_a_dealer_out_of_turn_is_flagged_not_refused(client: FlaskClient) -> None:
+    body = copy.deepcopy(SHEET)
+    body["deals"][2]["dealer"] = 1  # seat 3's turn
+    sheet = post(client, body)
+    assert [row["dealer_in_turn"] for row in sheet["deals"]] == [True, True, False, True, True]
+
+
+def test_15_4_a_claimed_bilan_with_one_wrong_number_disagrees_there(client: FlaskClient) -> None:
+    body = {**SHEET, "claims": {"net": [-446, -390, 1346, -500], "rows": [[-106, 318, -106, -106]]}}
+    claims = post(client, body)["claims"]
+    assert claims == {
+        "agree": False,
+        "mismatches": [{"pointer": "/claims/net/3", "claimed": -500, "correct": -510}],
+    }
+
+
+def test_15_a_record_scores_as_it_evaluates_and_a_faulty_one_by_its_ruling(client: FlaskClient) -> None:
+    valid = random_deal(3, 4)
+    faulty = next(m.deal for seed in range(50) if (m := mutate("swapped_pair", seed, 4)) is not None)
+    body = {"players": 4, "deals": [{"record": valid}, {"record": faulty}, {"not_played": {"reason": "void"}}]}
+    rows = post(client, body)["deals"]
+    evaluated = [client.post("/v1/deals/evaluate", json=d).get_json() for d in (valid, faulty)]
+    assert rows[0]["scores"] == evaluated[0]["score"]["scores"] and rows[0]["ruling"] is None
+    assert rows[1]["scores"] == evaluated[1]["ruling"]["scores"]
+    assert rows[1]["ruling"] == evaluated[1]["ruling"]
+    assert rows[2] | {"totals": None} == {
+        "index": 2,
+        "kind": "not_played",
+        "dealer": None,
+        "dealer_in_turn": None,
+        "taker": None,
+        "contract": None,
+        "not_played": "void",
+        "ruling": None,
+        "scores": [0, 0, 0, 0],
+        "totals": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        (
+            {"players": 4, "deals": [{"not_played": {"reason": "void"}}, {"record": random_deal(1, 5)}]},
+            "/deals/1",
+        ),
+        ({"players": 4, "deals": [{"record": {**random_deal(1, 4), "plays": random_deal(1, 4)["plays"][:10]}}]}, None),
+        ({"players": 4, "draw": ["10H", "10C", "5T"], "deals": []}, "/draw"),
+        ({"players": 4, "draw": ["10H", "10C", "10H", "KS"], "deals": []}, "/draw/2"),
+    ],
+    ids=["another_table_size", "a_deal_in_progress", "draw_of_three", "draw_with_a_card_twice"],
+)
+def test_15_a_sheet_that_cannot_be_written_is_a_located_422(
+    client: FlaskClient, body: dict[str, Any], pointer: str | None
+) -> None:
+    answer = client.post(PATH, json=body)
+    assert answer.status_code == 422
+    pointers = [e["pointer"] for e in answer.get_json()["errors"]]
+    assert pointers == [pointer or "/deals/0/record/plays"]
+
+
+def test_15_the_sheet_as_a_spreadsheet_in_french(client: FlaskClient) -> None:
+    answer = client.post(PATH, json=SHEET, headers={"Accept": "text/csv", "Accept-Language": "fr"})
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    assert "Accept" in answer.headers["Vary"] and answer.headers["Content-Language"] == "fr"
+    rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+    assert rows[0] == ["Donne", "N", "E", "S", "W"]
+    assert rows[1] == ["Donne 1", "-106", "318", "-106", "-106"]
+    assert rows[-4:] == [
+        ["Total", "-446", "-390", "1346", "-510"],
+        ["Plus", "318", "360", "1746", "270"],
+        ["Moins", "764", "750", "400", "780"],
+        ["Bilan", "-446", "-390", "1346", "-510"],
+    ]
+    english = client.post(PATH, json={**SHEET, "names": None}, headers={"Accept": "text/csv"})
+    assert english.get_data(as_text=True).splitlines()[0] == "Deal,Seat 0,Seat 1,Seat 2,Seat 3"
