@@ -58,6 +58,7 @@ def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how()
         "/v1/deals/score": "scoreDeal",
         "/v1/deals/evaluate": "evaluateDeal",
         "/v1/deals/evaluate-batch": "evaluateDealBatch",
+        "/v1/games/score": "scoreGame",
     }, "operation ids are part of the contract: never rename one"
     assert spec["servers"] and spec["security"] == [] and spec["info"]["license"]["name"]
 
@@ -82,7 +83,22 @@ def test_every_v1_operation_has_request_examples() -> None:
         "/v1/deals/score",
         "/v1/deals/evaluate",
         "/v1/deals/evaluate-batch",
+        "/v1/games/score",
     }
+
+
+def test_answering_leaves_the_request_as_sent() -> None:
+    # The contract's answers are used as a library (the command line, the kit's generator, the
+    # spec's example answers): an answer that changed its caller's request would change the next.
+    import copy
+
+    from service.contract.operations import OPERATIONS
+
+    for op in OPERATIONS.values():
+        for name, example in op.examples.items():
+            sent = copy.deepcopy(example["value"])
+            op.respond(example["value"])
+            assert example["value"] == sent, f"{op.operation_id} {name}"
 
 
 @pytest.mark.parametrize(("path", "name", "body"), EXAMPLES, ids=[f"{p}:{n}" for p, n, _ in EXAMPLES])
@@ -232,4 +248,4 @@ def test_the_response_examples_are_what_the_service_answers(app: Flask) -> None:
             live = client.post(path, json=example["value"]).get_json()
             assert live == answers[name]["value"], f"{path} {name}: run `make spec`"
             checked += 1
-    assert checked == 12
+    assert checked == 13

@@ -130,7 +130,8 @@ class GameScoreRequest(StrictSchema):
                 body = entry.get(name)
                 if body is None:
                     continue
-                if body.setdefault("players", n) != n:
+                body = {"players": n, **body}  # a copy: the caller's request stays as sent
+                if body["players"] != n:
                     errors.add(("deals", i), "table_size", msg("error.table_size", players=n))
                     continue
                 try:
