@@ -129,7 +129,9 @@ class GameScoreRequest(StrictSchema):
                 body = entry.get(name)
                 if body is None:
                     continue
-                if body.setdefault("players", n) != n:
+                # A copy: the caller's request stays as it was sent (in-process callers reuse it).
+                body = {"players": n, **body}
+                if body["players"] != n:
                     errors.add(("deals", i), "table_size", msg("error.table_size", players=n))
                     continue
                 try:
