@@ -49,13 +49,23 @@ class NotPlayedEntrySchema(StrictSchema):
     reason = EnumField("NotPlayed", required=True, metadata={"description": "`redeal` or `void`."})
 
 
+class SheetSummary(ScoreRequest):
+    """The ``scoreDeal`` request as a sheet entry holds it: ``players`` may be left out, the
+    sheet's own applies. Its own schema, so that generated clients do not require it."""
+
+    players = EnumField(
+        "Players",
+        metadata={"description": "Number of players at the table; the sheet's `players` when left out."},
+    )
+
+
 class GameDealSchema(StrictSchema):
     dealer = seat_field(
         "The seat that dealt (a record says it itself). Checked against the rotation when the draw is given.",
         load_default=None,
     )
     summary = EntryBody(
-        ScoreRequest,
+        SheetSummary,
         metadata={"description": "The deal's summary: the `scoreDeal` request (its `players` may be left out)."},
     )
     record = EntryBody(
