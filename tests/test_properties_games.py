@@ -201,3 +201,18 @@ def test_a_five_player_entry_in_a_four_player_game_points_at_it(client: FlaskCli
     response = client.post(GAME, json={"players": 4, "deals": [fine, five]})
     assert response.status_code == 422
     assert [e["pointer"] for e in response.get_json()["errors"]] == ["/deals/1"]
+
+
+@SETTINGS
+@given(st.sampled_from([3, 4, 5]), st.integers(0, 2**32), st.integers(0, 4), st.integers(1, 60), st.data())
+def test_an_unfinished_record_is_refused_where_it_stands(
+    client: FlaskClient, players: int, seed: int, before: int, played: int, data: st.DataObject
+) -> None:
+    # A record must give the sheet a row: one cut before its end scores nothing (no 500).
+    d = random_deal(seed, players)
+    cut = {**d, "plays": d["plays"][: min(played, len(d["plays"]) - 1)]}
+    fine = {"not_played": {"reason": data.draw(st.sampled_from(["redeal", "void"]))}}
+    response = client.post(GAME, json={"players": players, "deals": [fine] * before + [{"record": cut}]})
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in errors] == [(f"/deals/{before}/record", "unscored_record")]

@@ -148,6 +148,13 @@ class GameScoreRequest(StrictSchema):
                     entry[name] = op_plan.load(body)
                 except ma.ValidationError as exc:
                     errors.nest(("deals", i, name), exc.messages)
+                    continue
+                if name == "record":
+                    # Evaluated once, here: a record that neither scores, rules nor redeals
+                    # (unfinished, or faulty before its end) has no row to give.
+                    ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
+                    if ev.score is None and ev.ruling is None and ev.status is not Status.REDEAL:
+                        errors.add(("deals", i, "record"), "unscored_record", msg("error.unscored_record"))
         claims = data["claims"]
         if claims is not None:
             if "net" in claims and len(claims["net"]) != n:
@@ -221,7 +228,7 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
         return row | {"kind": "summary", "taker": summary.taker, "contract": summary.contract, "scores": result}
     if entry.get("record") is not None:
         req = entry["record"]
-        ev = evaluate_deal(record_of(req))
+        ev = entry["evaluation"]
         row |= {"kind": "record", "dealer": req["dealer"], "taker": ev.taker, "contract": ev.contract}
         if ev.status is Status.REDEAL:
             return row | {"not_played": "redeal", "scores": [0] * n}
