@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
+from service.contract.examples import SCORE_GAME
 from service.randomdeals import random_deal
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.conftest import deal_request, golden
@@ -40,6 +41,7 @@ OPERATIONS = {  # path → (module of the generated api package, request model, 
     "/v1/deals/score": ("scoring.score_deal", "ScoreRequest", "ScoreResponse"),
     "/v1/deals/evaluate": ("evaluation.evaluate_deal", "EvaluateRequest", "EvaluateResponse"),
     "/v1/deals/evaluate-batch": ("batch.evaluate_deal_batch", "BatchRequest", "BatchResponse"),
+    "/v1/games/score": ("games.score_game", "GameScoreRequest", "GameScoreResponse"),
 }
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 GENERATOR = "openapi-python-client"
@@ -220,3 +222,27 @@ def test_the_batch_digest_reads_typed_through_the_client(client_package: str, se
         assert brief.digest.to_dict() == digest_of(whole.result.to_dict())
     roots = digest.results[1].digest.violations
     assert len(roots) == 1 and roots[0].consequences == digest.results[1].digest.violation_count - 1
+
+
+def test_the_rulebook_sheet_reads_typed_through_the_client(client_package: str, server: Gunicorn) -> None:
+    # The sheet's entries are one object with optional fields, not a union: the generated
+    # model has one type per entry, and each row's and each bilan's figures are typed fields.
+    package: ModuleType = importlib.import_module(client_package)
+    models = importlib.import_module(f"{client_package}.models")
+    unset = importlib.import_module(f"{client_package}.types").Unset
+    score_game = importlib.import_module(f"{client_package}.api.games.score_game")
+    client = package.Client(base_url=server.base)
+    body = models.GameScoreRequest.from_dict(json.loads(json.dumps(SCORE_GAME["rulebookSheet"]["value"])))
+    assert all(isinstance(d, models.GameDeal) and isinstance(d.record, unset) for d in body.deals)
+    sheet = score_game.sync(client=client, body=body)
+    assert isinstance(sheet, models.GameScoreResponse)
+    assert all(isinstance(b, models.Bilan) for b in sheet.bilans)
+    assert [(b.name, b.plus, b.minus, b.net, b.rank) for b in sheet.bilans] == [
+        ("N", 318, 764, -446, 3), ("E", 360, 750, -390, 2), ("S", 1746, 400, 1346, 1), ("W", 270, 780, -510, 4),
+    ]  # fmt: skip
+    assert isinstance(sheet.draw, models.DrawResult) and sheet.draw.first_dealer == 1
+    assert [row.kind for row in sheet.deals] == [models.GameEntryKind.SUMMARY] * 5
+    assert [row.taker for row in sheet.deals] == [1, 3, 2, 0, 2]
+    assert all(row.dealer_in_turn for row in sheet.deals)
+    assert sheet.deals[-1].totals == [b.net for b in sheet.bilans] and sheet.zero_sum
+    assert isinstance(sheet.claims, models.SheetClaimsResult) and sheet.claims.agree

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
+from service.contract.examples import SCORE_GAME
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.serving import ROOT, Gunicorn
 
@@ -66,6 +67,7 @@ TYPE_OF = {
     "/v1/tricks/winner": "WinnerRequest",
     "/v1/deals/score": "ScoreRequest",
     "/v1/deals/evaluate": "EvaluateRequest",
+    "/v1/games/score": "GameScoreRequest",
 }
 
 
@@ -153,6 +155,29 @@ console.log(JSON.stringify(answers));
 """
 
 
+def sheet_program() -> str:
+    """A program that posts the rulebook's sheet as a typed GameScoreRequest literal and prints
+    the bilans and rows it reads through the typed answer."""
+    sheet = json.dumps(SCORE_GAME["rulebookSheet"]["value"])
+    return f"""import createClient from "openapi-fetch";
+import type {{ components, paths }} from "./schema.js";
+
+type Schemas = components["schemas"];
+const sheet: Schemas["GameScoreRequest"] = {sheet};
+// Made as the README makes it: the answer's JSON type, not the union with its CSV (text/csv).
+const client = createClient<paths, {readme_media_types()}>({{ baseUrl: process.argv[2] }});
+const {{ data, error }} = await client.POST("/v1/games/score", {{ body: sheet }});
+if (data === undefined) throw new Error(JSON.stringify(error));
+const bilans: Schemas["Bilan"][] = data.bilans;
+const rows: Schemas["GameRow"][] = data.deals;
+console.log(JSON.stringify({{
+  bilans: bilans.map((b) => [b.name, b.plus, b.minus, b.net, b.rank]),
+  takers: rows.map((r) => r.taker), in_turn: rows.map((r) => r.dealer_in_turn),
+  first_dealer: data.draw?.first_dealer ?? null, zero_sum: data.zero_sum, agree: data.claims?.agree ?? null,
+}}));
+"""
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("client_ts")
@@ -168,6 +193,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (work / "examples.json").write_text(json.dumps([body for _, body in examples()]), encoding="utf-8")
     (work / "client.ts").write_text(program(), encoding="utf-8")
     (work / "batch.ts").write_text(batch_program(), encoding="utf-8")
+    (work / "sheet.ts").write_text(sheet_program(), encoding="utf-8")
     return work
 
 
@@ -218,3 +244,14 @@ def test_the_batch_items_read_through_the_typescript_types_match_evaluate_deal(w
             "deals": len(records), "valid": len(records) - bad, "faulty": 0, "malformed": bad,
             "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
         }, name  # fmt: skip
+
+
+def test_the_rulebook_sheet_reads_typed_through_the_typescript_client(workdir: Path, server: Gunicorn) -> None:
+    run(["npx", "--no-install", "tsc", "--strict", "--module", "nodenext", "--target", "es2022",
+         "--skipLibCheck", "sheet.ts"], workdir)  # fmt: skip
+    output = run(["node", "sheet.js", server.base], workdir, timeout=60)
+    assert json.loads(output.strip().splitlines()[-1]) == {
+        "bilans": [["N", 318, 764, -446, 3], ["E", 360, 750, -390, 2], ["S", 1746, 400, 1346, 1],
+                   ["W", 270, 780, -510, 4]],
+        "takers": [1, 3, 2, 0, 2], "in_turn": [True] * 5, "first_dealer": 1, "zero_sum": True, "agree": True,
+    }  # fmt: skip

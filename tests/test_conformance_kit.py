@@ -38,6 +38,7 @@ OPERATIONS = {
     "/v1/tricks/winner": "winner",
     "/v1/deals/score": "score",
     "/v1/deals/evaluate": "evaluate",
+    "/v1/games/score": "score-game",
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
 FLAGS = {f.name: getattr(FFT, f.name) for f in dataclasses.fields(Rules)}

@@ -14,6 +14,7 @@ from .bonuses import chelem_cases, petit_au_bout_cases, poignee_cases
 from .calling import called_card_cases
 from .discard import discard_cases
 from .excuse import excuse_cases
+from .games import game_cases
 from .generated import generated_cases
 from .golden import golden_cases
 from .kit import CASES_DIR, HELD_BACK, ROOT, Kit, KitError
@@ -50,6 +51,7 @@ def build() -> Kit:
     evaluate_cases(kit)
     golden_cases(kit)
     generated_cases(kit)
+    game_cases(kit)
     return kit
 
 

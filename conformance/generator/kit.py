@@ -58,6 +58,10 @@ def verdict_pointers(operation: str, request: Json, answer: Json) -> list[str]:
         return ["/winner", "/winner_index", "/winning_card", "/led_suit", "/trumped", "/complete"]
     if operation == "score":
         return ["/" + k for k in SCORE_TERMS]
+    if operation == "score-game":
+        from .games import game_pointers  # games builds on this module
+
+        return game_pointers(request, answer)
     out = ["/status", "/valid"]
     if answer["status"] == "redeal":
         out.append("/redeal_reason")
@@ -204,6 +208,8 @@ def reference(operation: str, request: Json, answer: Json, *, fault_ref: bool) -
         return ref_winner_answer(request)
     if operation == "score":
         return ref_score_answer(request)
+    if operation == "score-game":
+        return {}  # games.check_rows holds each row against its single-deal operation
     if fault_ref:
         fault = ref_first_fault(request)
         if fault is None:

@@ -10,13 +10,20 @@ import json
 from typing import Any
 
 from service.contract.evaluate import EVALUATE
+from service.contract.games import SCORE_GAME
 from service.contract.jsonio import dumps
 from service.contract.operation import Operation
 from service.contract.problems import ProblemError
 from service.contract.scoring import SCORE
 from service.contract.tricks import LEGAL_CARDS, WINNER
 
-OPERATIONS: dict[str, Operation] = {"legal-cards": LEGAL_CARDS, "winner": WINNER, "score": SCORE, "evaluate": EVALUATE}
+OPERATIONS: dict[str, Operation] = {
+    "legal-cards": LEGAL_CARDS,
+    "winner": WINNER,
+    "score": SCORE,
+    "evaluate": EVALUATE,
+    "score-game": SCORE_GAME,
+}
 """The kit's operations and the contract's operation each one names."""
 
 

@@ -48,7 +48,13 @@ TIMEOUT = 30.0
 HARNESS_EXIT_SECONDS = 10.0
 """Seconds a harness has to exit once its input is closed, before it is killed."""
 USER_AGENT = "tarot-rules-conformance"
-OPERATIONS = ("/v1/tricks/legal-cards", "/v1/tricks/winner", "/v1/deals/score", "/v1/deals/evaluate")
+OPERATIONS = (
+    "/v1/tricks/legal-cards",
+    "/v1/tricks/winner",
+    "/v1/deals/score",
+    "/v1/deals/evaluate",
+    "/v1/games/score",
+)
 """The order operations are listed in; any other comes after them."""
 
 PASSED = "passed"

@@ -42,7 +42,7 @@ class FieldErrorCode(Verdict):
     DRAW_COUNT = "draw_count", "A game's sheet: not one card drawn per seat (§15.1)."
     ONE_ENTRY = "one_entry", "A game's deal with not exactly one of `summary`, `record`, `not_played`."
     TABLE_SIZE = "table_size", "A game's deal for another number of players than the game's."
-    DEAL_NOT_COMPLETE = "deal_not_complete", "A game's deal given as a record still in progress: it has no final score."
+    UNSCORED_RECORD = "unscored_record", "A game's record with no row: unfinished, or faulty before its end (§14)."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
     MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."

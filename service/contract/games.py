@@ -28,7 +28,6 @@ from .common import Errors, StrictSchema, card_list, players_field, seat_error, 
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .operation import Operation
-from .problems import FieldError, ProblemError
 from .scoring import SCORE, ScoreRequest, scored
 
 GAME_MAX_DEALS = 100
@@ -50,13 +49,23 @@ class NotPlayedEntrySchema(StrictSchema):
     reason = EnumField("NotPlayed", required=True, metadata={"description": "`redeal` or `void`."})
 
 
+class SheetSummary(ScoreRequest):
+    """The ``scoreDeal`` request as a sheet entry holds it: ``players`` may be left out, the
+    sheet's own applies. Its own schema, so that generated clients do not require it."""
+
+    players = EnumField(
+        "Players",
+        metadata={"description": "Number of players at the table; the sheet's `players` when left out."},
+    )
+
+
 class GameDealSchema(StrictSchema):
     dealer = seat_field(
         "The seat that dealt (a record says it itself). Checked against the rotation when the draw is given.",
         load_default=None,
     )
     summary = EntryBody(
-        ScoreRequest,
+        SheetSummary,
         metadata={"description": "The deal's summary: the `scoreDeal` request (its `players` may be left out)."},
     )
     record = EntryBody(
@@ -130,7 +139,8 @@ class GameScoreRequest(StrictSchema):
                 body = entry.get(name)
                 if body is None:
                     continue
-                body = {"players": n, **body}  # a copy: the caller's request stays as sent
+                # A copy: the caller's request stays as it was sent (in-process callers reuse it).
+                body = {"players": n, **body}
                 if body["players"] != n:
                     errors.add(("deals", i), "table_size", msg("error.table_size", players=n))
                     continue
@@ -138,6 +148,13 @@ class GameScoreRequest(StrictSchema):
                     entry[name] = op_plan.load(body)
                 except ma.ValidationError as exc:
                     errors.nest(("deals", i, name), exc.messages)
+                    continue
+                if name == "record":
+                    # Evaluated once, here: a record that neither scores, rules nor redeals
+                    # (unfinished, or faulty before its end) has no row to give.
+                    ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
+                    if ev.score is None and ev.ruling is None and ev.status is not Status.REDEAL:
+                        errors.add(("deals", i, "record"), "unscored_record", msg("error.unscored_record"))
         claims = data["claims"]
         if claims is not None:
             if "net" in claims and len(claims["net"]) != n:
@@ -211,15 +228,10 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
         return row | {"kind": "summary", "taker": summary.taker, "contract": summary.contract, "scores": result}
     if entry.get("record") is not None:
         req = entry["record"]
-        ev = evaluate_deal(record_of(req))
+        ev = entry["evaluation"]
         row |= {"kind": "record", "dealer": req["dealer"], "taker": ev.taker, "contract": ev.contract}
         if ev.status is Status.REDEAL:
             return row | {"not_played": "redeal", "scores": [0] * n}
-        if ev.status is Status.IN_PROGRESS:
-            # A sheet holds finished deals: this one has no final score yet.
-            said = msg("error.deal_not_complete")
-            error = FieldError(f"/deals/{index}/record/plays", "deal_not_complete", said)
-            raise ProblemError(422, "invalid-request", msg("error.invalid_request"), [error])
         if ev.ruling is not None:
             return row | {"ruling": dump_ruling(ev.ruling, language), "scores": list(ev.ruling.scores)}
         assert ev.score is not None
