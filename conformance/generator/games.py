@@ -17,9 +17,10 @@ from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
 from .kit import Kit, KitError, Topic
 
-SHEET_RULES = ["9.3", "10"]
-"""The sections a sheet applies: each row is a deal's marks (§9.3), added up as §10's examples are."""
-DRAW_RULES = ["1"]
+SHEET_RULES = ["15.3", "15.4", "9.3"]
+"""The sections a sheet applies: its rows, totals and bilans (§15.3), claims (§15.4), each row
+a deal's marks (§9.3)."""
+DRAW_RULES = ["15.1", "15.2"]
 """The draw compares cards by their rank and suit (§1)."""
 OPERATION = "score-game"
 

@@ -61,7 +61,8 @@ class SheetSummary(ScoreRequest):
 
 class GameDealSchema(StrictSchema):
     dealer = seat_field(
-        "The seat that dealt (a record says it itself). Checked against the rotation when the draw is given.",
+        "The seat that dealt a summary or a deal not played (a record's own `dealer` is the one used). Checked "
+        "against the rotation when the draw is given (rules.md §15.2).",
         load_default=None,
     )
     summary = EntryBody(
