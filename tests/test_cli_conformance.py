@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shlex
 import sys
 import xml.etree.ElementTree as ET
@@ -65,6 +66,8 @@ for line in sys.stdin:
     answer = client.post(message["operation"], json=message["request"]).get_json()
     if mode == "drop-excuse" and answer.get("reason") == "follow":
         answer["legal"] = [card for card in answer["legal"] if card != "EX"]
+    if mode == "flip-validity" and "tricks" in answer:
+        answer["valid"] = not answer["valid"]
     reply = {{"seq": seq + (mode == "wrong-seq" and seq == int(n)), "answer": answer}}
     if mode == "error" and seq == int(n):
         reply = {{"seq": seq, "error": "not implemented yet"}}
@@ -527,3 +530,17 @@ def test_the_whole_kit_passes_through_the_flask_adapter(capsys: pytest.CaptureFi
     status, out, err = conformance(capsys, "--harness", FLASK_ADAPTER)  # the default kit: the repository's
     assert status == 0, out + err
     assert cases > 1000 and summary(out) == {"cases": cases, "passed": cases, "failed": 0, "skipped": 0}
+
+
+def test_the_html_page_draws_each_failed_case(
+    kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "conformance.html"
+    status, _, _ = conformance(capsys, "--kit", kit, "--harness", fake("flip-validity"), "--html", page)
+    assert status == 1
+    html = page.read_text(encoding="utf-8")
+    failed = {c["id"] for c in all_cases() if c["operation"] == EVALUATE}
+    assert set(re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', html)) == failed
+    assert html.count('<table class="tricks">') == len(failed)  # each evaluation drawn trick by trick
+    assert "<td>/valid</td>" in html and "Answered" in html and "Expected" in html
+    assert not re.search(r"<script|<link|<img|src=|href=|url\(", html, re.IGNORECASE)

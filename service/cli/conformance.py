@@ -32,8 +32,10 @@ import orjson
 from .errors import PROG, CommandError, reason, warn
 from .faults import Fault, details, faults_of
 from .faults import summary as faults_summary
+from .html import CONFORMANCE_COLUMNS, HtmlReport
 from .junit import xml_text
 from .kit import MISSING, Case, CaseFile, Difference, compare, default_kit, load_kit
+from .outcomes import drawing
 from .urls import ServiceUrl, url_argument
 from .words import labelled, language, number, say
 
@@ -261,6 +263,8 @@ class Outcome(NamedTuple):
     """Failed without being posed: the implementation had stopped answering (``error`` says why)."""
     faults: tuple[Fault, ...] = ()
     """A failed case's answer: the violations it lists (an evaluation's), in its order."""
+    drawing: dict[str, Any] | None = None
+    """A failed evaluation: what the HTML report draws of the deal."""
 
 
 def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implementation: Implementation) -> list[Outcome]:
@@ -287,10 +291,23 @@ def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implement
             continue
         differences = compare(case, answer)
         if differences:
-            outcomes.append(Outcome(case, FAILED, tuple(differences), faults=faults_of(answer)))
+            drawn = drawing(case.request, answer) if _is_evaluation(answer) else None
+            outcomes.append(Outcome(case, FAILED, tuple(differences), faults=faults_of(answer), drawing=drawn))
         else:
             outcomes.append(Outcome(case, PASSED))
     return outcomes
+
+
+def _is_evaluation(answer: Any) -> bool:
+    # An answer under test is not trusted: drawn only when its tricks are what a drawing reads.
+    tricks = answer.get("tricks") if isinstance(answer, dict) else None
+    return isinstance(tricks, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("leader"), int)
+        and isinstance(t.get("cards"), list)
+        and all(isinstance(c, str) for c in t["cards"])
+        for t in tricks
+    )
 
 
 @dataclass
@@ -550,6 +567,40 @@ def markdown(summary: Summary, implementation: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _html(path: str, files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> None:
+    """The run as a page to look at: counts by case file, each failed case drawn."""
+    numbers = {f.path: i for i, f in enumerate(files)}
+    report = HtmlReport(
+        path,
+        [f.path for f in files],
+        language(),
+        columns=CONFORMANCE_COLUMNS,
+        title="tarot-rules conformance",
+        values=(say("html.got"), say("html.expected")),
+    )
+    for o in outcomes:
+        report.count(numbers[o.case.file], "cases", o.status)
+        if o.status == PASSED:
+            report.passing += 1
+        if o.status != FAILED:
+            continue
+        rows = [
+            {
+                "pointer": d.pointer or say("conformance.whole_answer"),
+                "claimed": difference_value(d.got),
+                "correct": difference_value(d.expected),
+                "message": d.why,
+            }
+            for d in o.differences
+        ]
+        report.add_failure(o.case.id, o.case.description, o.faults, rows, o.drawing, o.error)
+    report.write()
+
+
+def difference_value(value: Any) -> str:
+    return say("kit.no_value") if value is MISSING else _value(value)
+
+
 def _check_writable(path: str) -> None:
     """Refuse, before the run, a report path that cannot be written."""
     if os.path.isdir(path):
@@ -596,6 +647,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
+    parser.add_argument("--html", metavar="PATH", help=say("conformance.help.html"))
     parser.add_argument("--quiet", action="store_true", help=say("conformance.help.quiet"))
     parser.set_defaults(run=run)
 
@@ -618,7 +670,7 @@ def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple
 def run(args: argparse.Namespace) -> int:
     files = load_kit(args.kit if args.kit is not None else default_kit())
     cases = select(files, args.tag, args.skip_tag)
-    for path in (args.junit, args.report):
+    for path in (args.junit, args.report, args.html):
         if path is not None:
             _check_writable(path)
     implementation: Implementation
@@ -637,6 +689,8 @@ def run(args: argparse.Namespace) -> int:
         tree = junit_tree(files, outcomes)
         ET.indent(tree)
         _write(args.junit, lambda out: tree.write(out, encoding="utf-8", xml_declaration=True))
+    if args.html is not None:
+        _html(args.html, files, outcomes)
     if args.report is not None:
         text = markdown(summary, described)
         _write(args.report, lambda out: out.write(text.encode()))

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
+from service.contract.jsonio import BodyError, parse_body
 from service.contract.records import Tally
 
 from .faults import Fault, details, faults_of, summary
@@ -56,6 +57,8 @@ class Outcome(NamedTuple):
     detail: str = ""
     """A malformed record: the problem's detail."""
     errors: tuple[FieldProblem, ...] = ()
+    drawing: dict[str, Any] | None = None
+    """A failing deal: what the HTML report draws of it (:func:`drawing_of`)."""
 
     @property
     def passed(self) -> bool:
@@ -89,10 +92,46 @@ def settle(record: Record, item: dict[str, Any], tally: Tally) -> Outcome:
         verdict,
         agree,
         violations=faults_of(result),
+        drawing=drawing_of(record, result),
         mismatches=()
         if claims is None
         else tuple(Mismatch(m["pointer"], m["claimed"], m["correct"], m["message"]) for m in claims["mismatches"]),
     )
+
+
+def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any]:
+    """What a report draws of a failing deal: its tricks, contract, taker and partner from the
+    answer, its dog and discard from the record, its ruling or score."""
+    sent = record.payload
+    if isinstance(sent, bytes):
+        try:
+            sent = parse_body(sent)
+        except BodyError:
+            sent = {}
+    return drawing(sent, result)
+
+
+def drawing(sent: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """What a report draws of a deal from its request ``sent`` and the evaluation ``result``."""
+    if not isinstance(sent, dict):
+        sent = {}
+    score = result.get("score")
+    return {
+        "players": sent["players"] if sent.get("players") in (3, 4, 5) else _players(result),
+        "contract": result.get("contract"),
+        "taker": result.get("taker"),
+        "partner": result.get("partner"),
+        "tricks": result.get("tricks") or [],
+        "dog": sent.get("dog") if isinstance(sent.get("dog"), list) else None,
+        "discard": sent.get("discard") if isinstance(sent.get("discard"), list) else None,
+        "ruling": result.get("ruling"),
+        "scores": None if score is None else score.get("scores"),
+    }
+
+
+def _players(result: dict[str, Any]) -> int:
+    tricks = result.get("tricks") or []
+    return max((len(t["cards"]) for t in tricks), default=4)
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")

@@ -22,6 +22,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from service.contract.records import BATCH_MAX_LINES, Tally
 
 from .errors import warn
+from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
 from .junit import JUnitReport
 from .local import evaluate_locally
@@ -31,6 +32,7 @@ from .outcomes import (
     Outcome,
     error_line,
     error_message,
+    failure_message,
     faulty_details,
     faulty_line,
     mismatch_line,
@@ -38,7 +40,7 @@ from .outcomes import (
 )
 from .remote import Remote
 from .urls import url_argument
-from .words import labelled, number, say
+from .words import labelled, language, number, say
 
 LISTED = 20
 """Failures printed; the JUnit report has them all."""
@@ -86,6 +88,14 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--url", type=url_argument, help=say("replay.help.url"))
     parser.add_argument("--jobs", type=_positive(), metavar="N", help=say("replay.help.jobs", remote=REMOTE_JOBS))
     parser.add_argument("--junit", metavar="PATH", help=say("replay.help.junit"))
+    parser.add_argument("--html", metavar="PATH", help=say("replay.help.html"))
+    parser.add_argument(
+        "--html-limit",
+        type=_positive(),
+        default=DRAWN_BY_DEFAULT,
+        metavar="N",
+        help=say("replay.help.html_limit", default=DRAWN_BY_DEFAULT),
+    )
     parser.add_argument(
         "--batch-size",
         type=_positive(BATCH_MAX_LINES),
@@ -100,9 +110,10 @@ def add_parser(commands: Any) -> None:
 class Report:
     """The replay's outcomes as they come, in input order: counts, the first failures, the JUnit report."""
 
-    def __init__(self, sources: list[Source], junit: JUnitReport | None) -> None:
+    def __init__(self, sources: list[Source], junit: JUnitReport | None, html: HtmlReport | None = None) -> None:
         self.sources = sources
         self.junit = junit
+        self.html = html
         self.tally = Tally()
         self.listed: list[Outcome] = []
         self.unlisted = 0
@@ -117,8 +128,12 @@ class Report:
                     self.listed.append(outcome)
                 else:
                     self.unlisted += 1
+            name = outcome.id if outcome.id is not None else self.where(outcome)
             if self.junit is not None:
-                self.junit.add(outcome, outcome.id if outcome.id is not None else self.where(outcome))
+                self.junit.add(outcome, name)
+            if self.html is not None:
+                line = "" if outcome.passed else _one_line(outcome)
+                self.html.add(outcome, printable(name), line)
 
     def where(self, outcome: Outcome) -> str:
         return self.sources[outcome.file_no].where(outcome.pos)
@@ -162,6 +177,10 @@ class Report:
             print(say("replay.more", self.unlisted), file=out)
 
 
+def _one_line(outcome: Outcome) -> str:
+    return error_message(outcome) if outcome.verdict == MALFORMED else failure_message(outcome)
+
+
 def _progress(sources: list[Source], quiet: bool) -> Any:
     shown = not quiet and sys.stderr.isatty()
     # No monitor thread: the worker processes may be forked after the bar is made.
@@ -174,7 +193,8 @@ def _progress(sources: list[Source], quiet: bool) -> Any:
 def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
     junit = JUnitReport(args.junit, [s.name for s in sources]) if args.junit else None
-    report = Report(sources, junit)
+    html = HtmlReport(args.html, [s.name for s in sources], language(), args.html_limit) if args.html else None
+    report = Report(sources, junit, html)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
         parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size).evaluate(read_records(sources))
@@ -189,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
             seconds = time.perf_counter() - started
         if junit is not None:
             junit.write()
+        if html is not None:
+            html.write()
     finally:
         parts.close()  # ends the worker processes or threads at once when the replay fails
         if junit is not None:

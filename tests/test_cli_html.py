@@ -1,0 +1,135 @@
+"""``tarot-rules replay --html``: a replay's report to look at, one self-contained page."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.contract.evaluate import EVALUATE
+from service.randomdeals import random_deal
+
+from .commandline import tarot_rules, write_ndjson
+from .mutations import mutate
+from .test_docs_browser import BROWSER
+
+
+def _log(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    """A log of valid deals, two faulty ones and one valid deal with a false claim."""
+    lines: list[dict[str, Any]] = []
+    for seed in range(12):
+        lines.append({**random_deal(seed, 4), "id": f"valid-{seed}"})
+    faulty = [m.deal for seed in range(40) if (m := mutate("swapped_pair", seed, 4)) is not None][:2]
+    lines += [{**d, "id": f"faulty-{i}"} for i, d in enumerate(faulty)]
+    lines.append({**random_deal(3, 5), "id": "false-claim", "claims": {"valid": False}})
+    return write_ndjson(tmp_path / "log.ndjson", lines), lines
+
+
+def _root_messages(deal: dict[str, Any], language: str) -> list[str]:
+    answer = EVALUATE.respond(deal, language)
+    return [v["message"] for v in answer["violations"] if v["caused_by"] is None]
+
+
+def _page(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _unescaped(html: str) -> str:
+    return (
+        html.replace("&#39;", "'")
+        .replace("&quot;", '"')
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_page_names_every_faulty_deal_and_says_its_root_faults(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    log, lines = _log(tmp_path)
+    page_path = tmp_path / "report.html"
+    plain, _, _ = tarot_rules(capsys, "replay", log)
+    code, _, _ = tarot_rules(capsys, "--lang", language, "replay", log, "--html", page_path)
+    assert code == plain == 1  # the page changes nothing of the exit status
+    page = _page(page_path)
+    text = _unescaped(page)
+    assert f'<html lang="{language}">' in page
+    drawn = re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', page)
+    assert drawn == ["faulty-0", "faulty-1", "false-claim"]
+    for line in lines:
+        if line["id"].startswith("faulty"):
+            for message in _root_messages(line, language):
+                assert message in text
+    assert ("Fautes racines" if language == "fr" else "Root faults") in text
+    assert "/claims/valid" in text
+    assert "12 " in text  # the twelve valid deals, counted and not drawn
+
+
+def test_the_page_loads_nothing_from_elsewhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log, _ = _log(tmp_path)
+    tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html")
+    page = _page(tmp_path / "report.html")
+    assert not re.search(r"<script|<link|<img|<iframe|@import|url\(|src=|href=", page, re.IGNORECASE)
+
+
+def test_a_limit_draws_the_first_failures_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, _ = _log(tmp_path)
+    tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html", "--html-limit", "1")
+    page = _page(tmp_path / "report.html")
+    assert re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', page) == ["faulty-0"]
+    assert "2 more failing deals, not drawn." in page
+
+
+def test_an_unwritable_path_is_refused_before_the_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log, _ = _log(tmp_path)
+    code, _, err = tarot_rules(capsys, "replay", log, "--html", tmp_path / "no" / "such" / "report.html")
+    assert code == 2 and "HTML" in err
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (see tests/test_docs_browser.py)")
+def test_the_page_in_a_browser_shows_the_marked_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log, _ = _log(tmp_path)
+    tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html")
+    # The page has no script of its own; the test adds one that writes what the browser laid out.
+    probe = """<script>
+const fault = document.querySelector("td.fault");
+const box = fault.getBoundingClientRect();
+const style = getComputedStyle(fault);
+document.body.setAttribute("data-probe", [box.width > 0 && box.height > 0, style.visibility,
+  style.backgroundColor, fault.textContent.trim()].join("|"));
+</script></body>"""
+    probed = tmp_path / "probed.html"
+    probed.write_text(_page(tmp_path / "report.html").replace("</body>", probe), encoding="utf-8")
+    run = subprocess.run(
+        [
+            str(BROWSER),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--enable-logging=stderr",
+            "--v=0",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            probed.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=True,
+    )
+    found = re.search(r'data-probe="([^"]*)"', run.stdout)
+    assert found is not None, run.stdout[:500]
+    visible, visibility, background, card = found.group(1).split("|")
+    assert visible == "true" and visibility == "visible" and background == "rgb(255, 217, 217)" and card
+    console = [line for line in run.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert console == []
