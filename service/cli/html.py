@@ -194,6 +194,8 @@ class HtmlReport:
 
 
 _ENVIRONMENT = Environment(autoescape=True)
+
+
 def _texts() -> dict[str, str]:
     """The page's words, in the command's language (each key said as it is, for the catalog test)."""
     return {
