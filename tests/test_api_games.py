@@ -139,3 +139,18 @@ def test_15_the_sheet_as_a_spreadsheet_in_french(client: FlaskClient) -> None:
     ]
     english = client.post(PATH, json={**SHEET, "names": None}, headers={"Accept": "text/csv"})
     assert english.get_data(as_text=True).splitlines()[0] == "Deal,Seat 0,Seat 1,Seat 2,Seat 3"
+
+
+def test_15_2_a_deal_dealt_again_is_dealt_by_the_same_dealer(client: FlaskClient) -> None:
+    summary = {"contract": "prise", "taker": 1, "points": 50, "oudlers": 2}
+    body = {
+        "players": 4,
+        "draw": ["1C", "2C", "3C", "4C"],
+        "deals": [
+            {"dealer": 0, "not_played": {"reason": "redeal"}},
+            {"dealer": 0, "summary": summary},
+            {"dealer": 1, "not_played": {"reason": "void"}},
+            {"dealer": 2, "summary": summary},
+        ],
+    }
+    assert [row["dealer_in_turn"] for row in post(client, body)["deals"]] == [True, True, True, True]

@@ -68,6 +68,8 @@ for line in sys.stdin:
         answer["legal"] = [card for card in answer["legal"] if card != "EX"]
     if mode == "flip-validity" and "tricks" in answer:
         answer["valid"] = not answer["valid"]
+    if mode == "odd-evaluation" and "tricks" in answer:
+        answer.update(score=5, ruling=[], tricks=[{{"leader": 0, "cards": ["KS"]}}])
     reply = {{"seq": seq + (mode == "wrong-seq" and seq == int(n)), "answer": answer}}
     if mode == "error" and seq == int(n):
         reply = {{"seq": seq, "error": "not implemented yet"}}
@@ -544,3 +546,15 @@ def test_the_html_page_draws_each_failed_case(
     assert html.count('<table class="tricks">') == len(failed)  # each evaluation drawn trick by trick
     assert "<td>/valid</td>" in html and "Answered" in html and "Expected" in html
     assert not re.search(r"<script|<link|<img|src=|href=|url\(", html, re.IGNORECASE)
+
+
+def test_an_answer_of_the_wrong_shape_is_reported_not_a_crash(
+    kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Answers under test are not trusted: a score that is not an object, a trick with no winner.
+    page, report = tmp_path / "c.html", tmp_path / "c.md"
+    status, _, err = conformance(
+        capsys, "--kit", kit, "--harness", fake("odd-evaluation"), "--html", page, "--report", report
+    )
+    assert status == 1 and "Traceback" not in err
+    assert page.exists() and report.exists()

@@ -494,3 +494,25 @@ def test_14_ruling_properties_over_mutated_deals(kind: str, seed: int, players: 
     root_codes = {ev.violations[i].code for i in ruling.faults}
     if ruling.decision is Decision.COUNTED and not root_codes & POIGNEE_CODES:
         assert ruling.scores == ruling.as_played.scores
+
+
+def test_14_6_a_late_poignee_is_ruled_late_whatever_else_is_wrong_with_it() -> None:
+    # Shown late and of the wrong size: the late rule, never a rectification that keeps its bonus.
+    from service.randomdeals import random_deal, record
+    from service.rules.arbitration import RulingReason
+    from service.rules.deal import evaluate_deal
+    from service.rules.verdicts import ViolationCode
+
+    for seed in range(60):
+        deal = random_deal(seed, 5)
+        first = evaluate_deal(record(deal))
+        if first.taker is None or not first.valid:
+            continue
+        trumps = [c for c in deal["plays"] if c.endswith("T")][:7]
+        late = {**deal, "poignees": [{"seat": first.taker, "cards": trumps, "shown_at": 60}]}
+        ev = evaluate_deal(record(late))
+        codes = [v.code for v in ev.violations if v.caused_by is None]
+        assert codes == [ViolationCode.POIGNEE_LATE]
+        assert ev.ruling is not None and ev.ruling.reason is RulingReason.POIGNEE_LATE
+        return
+    raise AssertionError("no deal to try")

@@ -12,6 +12,7 @@ import random
 
 from service.contract.examples import SCORE_GAME
 from service.randomdeals import random_deal
+from service.rules.sheet import dealers_due
 
 from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
@@ -202,9 +203,10 @@ def generated_sheets(kit: Kit, players: int, count: int) -> None:
             draw = rng.sample(["1C", "5D", "9H", "QS", "3T", "14T", "21T", "JD"], players)
             request["draw"] = draw
             first = min(range(players), key=lambda s: draw_order(draw[s]))
-            for i, entry in enumerate(entries):
+            again = [entry.get("not_played", {}).get("reason") == "redeal" for entry in entries]
+            for entry, due in zip(entries, dealers_due(first, again, players), strict=True):
                 if "record" not in entry:
-                    entry["dealer"] = (first + i) % players
+                    entry["dealer"] = due
             summaries = [i for i, e in enumerate(entries) if "record" not in e]
             if sheet == 3 and summaries:
                 late = rng.choice(summaries)

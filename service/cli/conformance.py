@@ -304,6 +304,8 @@ def _is_evaluation(answer: Any) -> bool:
     return isinstance(tricks, list) and all(
         isinstance(t, dict)
         and isinstance(t.get("leader"), int)
+        and not isinstance(t.get("leader"), bool)
+        and isinstance(t.get("winner"), int | None)
         and isinstance(t.get("cards"), list)
         and all(isinstance(c, str) for c in t["cards"])
         for t in tricks

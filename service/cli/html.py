@@ -250,14 +250,14 @@ def _drawn(
         "mismatches": list(rows),
     }
     found = roots(faults)
-    marks: dict[tuple[int, int], tuple[str, str, str]] = {}
+    marks: dict[tuple[int, int], tuple[str, str, str, str | None]] = {}
     for number, root in enumerate(found, 1):
         fault = root.fault
         if fault.trick is not None and fault.seat is not None:
-            marks[(fault.trick, fault.seat)] = ("fault", str(number), fault.message)
+            marks[(fault.trick, fault.seat)] = ("fault", str(number), fault.message, fault.card)
         for c in root.consequences:
             if c.trick is not None and c.seat is not None:
-                marks.setdefault((c.trick, c.seat), ("consequence", "", c.message))
+                marks.setdefault((c.trick, c.seat), ("consequence", "", c.message, c.card))
         d["roots"].append(
             {
                 "text": fault.message or fault.code,
@@ -271,7 +271,7 @@ def _drawn(
     d["seats"] = [say("html.seat", seat=s) for s in range(players)]
     d["meta"] = _meta(drawing)
     for t, trick in enumerate(drawing["tricks"]):
-        leader, cards, winner = trick["leader"], trick["cards"], trick["winner"]
+        leader, cards, winner = trick["leader"], trick["cards"], trick.get("winner")
         cells = []
         for seat in range(players):
             j = (seat - leader) % players
@@ -281,7 +281,9 @@ def _drawn(
                 classes.append("lead")
             if seat == winner:
                 classes.append("win")
-            kind, mark, title = marks.get((t, seat), ("", "", ""))
+            kind, mark, title, card = marks.get((t, seat), ("", "", "", None))
+            if kind and card != code:  # a fault of that seat, not of this card (a poignée's)
+                kind, mark, title = "", "", ""
             if kind:
                 classes.append(kind)
             cells.append({"face": card_face(code), "classes": " ".join(classes), "mark": mark, "title": title})
@@ -290,20 +292,30 @@ def _drawn(
 
 
 def _meta(drawing: dict[str, Any]) -> list[tuple[str, str]]:
-    meta = [(say("html.contract"), f"{drawing['contract'] or '—'}")]
-    meta.append((say("html.taker"), "—" if drawing["taker"] is None else say("html.seat", seat=drawing["taker"])))
-    if drawing["partner"] is not None:
-        meta.append((say("html.partner"), say("html.seat", seat=drawing["partner"])))
+    # The drawing may come from an answer under test: only what has the expected type is shown.
+    meta = [(say("html.contract"), str(drawing["contract"] or "—"))]
+    taker, partner = drawing["taker"], drawing["partner"]
+    meta.append((say("html.taker"), say("html.seat", seat=taker) if _seat(taker) else "—"))
+    if _seat(partner):
+        meta.append((say("html.partner"), say("html.seat", seat=partner)))
     for label, key in ((say("html.dog"), "dog"), (say("html.discard"), "discard")):
         cards = drawing.get(key) or []
         meta.append((label, " ".join(_plain_face(c) for c in cards if isinstance(c, str)) or "—"))
     ruling = drawing.get("ruling")
     if ruling:
-        meta.append((say("html.ruling"), ruling.get("message") or ruling.get("decision", "")))
-        meta.append((say("html.final_score"), " ".join(str(s) for s in ruling.get("scores", []))))
+        meta.append((say("html.ruling"), str(ruling.get("message") or ruling.get("decision", ""))))
+        meta.append((say("html.final_score"), _marks(ruling.get("scores"))))
     elif drawing.get("scores") is not None:
-        meta.append((say("html.final_score"), " ".join(str(s) for s in drawing["scores"])))
+        meta.append((say("html.final_score"), _marks(drawing["scores"])))
     return meta
+
+
+def _seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _marks(scores: Any) -> str:
+    return " ".join(str(s) for s in scores) if isinstance(scores, list) else "—"
 
 
 def _plain_face(code: str) -> str:

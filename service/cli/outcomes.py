@@ -116,6 +116,7 @@ def drawing(sent: Any, result: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(sent, dict):
         sent = {}
     score = result.get("score")
+    ruling = result.get("ruling")
     return {
         "players": sent["players"] if sent.get("players") in (3, 4, 5) else _players(result),
         "contract": result.get("contract"),
@@ -124,8 +125,8 @@ def drawing(sent: Any, result: dict[str, Any]) -> dict[str, Any]:
         "tricks": result.get("tricks") or [],
         "dog": sent.get("dog") if isinstance(sent.get("dog"), list) else None,
         "discard": sent.get("discard") if isinstance(sent.get("discard"), list) else None,
-        "ruling": result.get("ruling"),
-        "scores": None if score is None else score.get("scores"),
+        "ruling": ruling if isinstance(ruling, dict) else None,
+        "scores": score.get("scores") if isinstance(score, dict) else None,
     }
 
 

@@ -12,7 +12,7 @@ from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
-from service.rules.table import MAX_PLAYERS, MIN_PLAYERS
+from service.rules.table import MAX_PLAYERS, MIN_PLAYERS, TABLES
 from service.rules.variants import Rules
 from service.rules.verdicts import Violation, msg
 from service.texts import DEFAULT_LANGUAGE, render
@@ -147,8 +147,12 @@ class EvaluateRequest(StrictSchema):
         if data["called_card"] is None and n == 5 and not all_passed:
             # Only a taker calls (§5): when every seat passed, the deal is dealt again.
             errors.add(("called_card",), "required", msg("error.required.called_card"))
+        cards_played = TABLES[n].players * TABLES[n].tricks
         for i, p in enumerate(data["poignees"]):
             seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
+            if p["shown_at"] is not None and p["shown_at"] > cards_played:
+                # Beyond the deal's last card: no moment of this deal.
+                errors.add(("poignees", i, "shown_at"), "range", msg("error.range.max", max=cards_played))
         errors.raise_any()
 
 

@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from service.rules.deal import Status, evaluate_deal
 from service.rules.scoring import Summary
-from service.rules.sheet import bilans, dealer_of, draw_for_deal, totals
+from service.rules.sheet import bilans, dealers_due, draw_for_deal, totals
 from service.rules.table import MAX_PLAYERS
 from service.rules.verdicts import msg
 from service.texts import DEFAULT_LANGUAGE, render
@@ -250,9 +250,10 @@ def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
     n = req["players"]
     rows = [_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
     draw = None if req["draw"] is None else draw_for_deal(req["draw"])
+    redealt = [row["not_played"] == "redeal" for row in rows]
+    due = dealers_due(draw.first_dealer, redealt, n) if draw is not None and draw.first_dealer is not None else None
     for i, row in enumerate(rows):
-        due = None if draw is None or draw.first_dealer is None else dealer_of(draw.first_dealer, i, n)
-        row["dealer_in_turn"] = None if due is None or row["dealer"] is None else row["dealer"] == due
+        row["dealer_in_turn"] = None if due is None or row["dealer"] is None else row["dealer"] == due[i]
     marks = [row["scores"] for row in rows]
     for row, running in zip(rows, totals(marks, n), strict=True):
         row["totals"] = running

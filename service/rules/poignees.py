@@ -46,6 +46,9 @@ def check_poignees(
             )
             continue
         seen_seats.add(p.seat)
+        # Shown late: ruled by when it was shown (§14.6), whatever else is wrong with it.
+        if _late(deal, p, opening_leader):
+            continue
         if len(p.cards) not in table.poignee_sizes:
             deal.report(
                 ViolationCode.POIGNEE_SIZE,
@@ -62,8 +65,7 @@ def check_poignees(
         if not hands_known:
             # A deal in progress given without hands: a seat's hand is not known yet (only the
             # cards it has played), so what it shows cannot be held against it.
-            if not _late(deal, p, opening_leader):
-                out.append(_result(p.seat, len(p.cards), attack, deal))
+            out.append(_result(p.seat, len(p.cards), attack, deal))
             continue
         hand = hands[p.seat]  # as play starts: the taker's after the discard
         # Discarded trumps are no longer held, so not showing them does not bar the Excuse.
@@ -88,8 +90,7 @@ def check_poignees(
                 trick=0,
             )
             continue
-        if not _late(deal, p, opening_leader):
-            out.append(_result(p.seat, len(p.cards), attack, deal))
+        out.append(_result(p.seat, len(p.cards), attack, deal))
     return out
 
 

@@ -45,10 +45,15 @@ def draw_for_deal(cards: Sequence[Card]) -> Draw:
     return Draw(min(range(len(cards)), key=lambda seat: draw_rank(cards[seat])), ())
 
 
-def dealer_of(first_dealer: int, deal: int, players: int) -> int:
-    """The seat due to deal the ``deal``-th deal of the game (from 0): the deal passes to the next
-    seat in playing order (§15.2)."""
-    return (first_dealer + deal) % players
+def dealers_due(first_dealer: int, dealt_again: Sequence[bool], players: int) -> list[int]:
+    """The seat due to deal each row of the sheet (§15.2): the deal passes to the next seat in
+    playing order, except after a deal dealt again, which the same dealer deals again (§14.5)."""
+    due, out = first_dealer, []
+    for again in dealt_again:
+        out.append(due)
+        if not again:
+            due = (due + 1) % players
+    return out
 
 
 @dataclass(frozen=True, slots=True)
