@@ -283,16 +283,17 @@ def test_a_running_service_gives_the_same_report(tmp_path: Path, capsys: pytest.
     made_faulty(records[2])
     lines: list[Any] = [*records[:10], '{"players": 3, "surplus": 1}', "{not json", *records[10:]]
     games = write_ndjson(tmp_path / "games.ndjson", lines)
-    status, in_process, _ = replay(capsys, str(games), "--jobs", "1", "--junit", str(tmp_path / "local.xml"))
+    local = ("--junit", str(tmp_path / "local.xml"), "--html", str(tmp_path / "local.html"))
+    status, in_process, _ = replay(capsys, str(games), "--jobs", "1", *local)
     assert status == 1
     with Gunicorn() as server:
         # Small batches, so that several are in flight at once and merged back in order.
-        status, out, err = replay(
-            capsys, str(games), "--url", server.base, "--batch-size", "7", "--junit", str(tmp_path / "remote.xml")
-        )
+        remote = ("--junit", str(tmp_path / "remote.xml"), "--html", str(tmp_path / "remote.html"))
+        status, out, err = replay(capsys, str(games), "--url", server.base, "--batch-size", "7", *remote)
     assert status == 1, err
     assert without_rate(out) == without_rate(in_process)
     assert (tmp_path / "remote.xml").read_bytes() == (tmp_path / "local.xml").read_bytes()
+    assert (tmp_path / "remote.html").read_bytes() == (tmp_path / "local.html").read_bytes()
 
 
 def test_an_unreachable_service_stops_the_replay(
