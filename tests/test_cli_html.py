@@ -67,7 +67,11 @@ def test_the_page_names_every_faulty_deal_and_says_its_root_faults(
                 assert message in text
     assert ("Fautes racines" if language == "fr" else "Root faults") in text
     assert "/claims/valid" in text
-    assert "12 " in text  # the twelve valid deals, counted and not drawn
+    counted = {
+        "en": "12 deals valid with their claims agreeing: counted, not drawn.",
+        "fr": "12 donnes valides dont les affirmations concordent\u00a0: comptées, non dessinées.",
+    }
+    assert counted[language] in text  # the twelve valid deals, counted and not drawn
 
 
 def test_the_page_loads_nothing_from_elsewhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

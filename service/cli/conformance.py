@@ -581,9 +581,7 @@ def _html(path: str, files: Sequence[CaseFile], outcomes: Sequence[Outcome]) -> 
         values=(say("html.got"), say("html.expected")),
     )
     for o in outcomes:
-        report.count(numbers[o.case.file], "cases", o.status)
-        if o.status == PASSED:
-            report.passing += 1
+        report.count(numbers[o.case.file], "cases", o.status, passed=o.status == PASSED)
         if o.status != FAILED:
             continue
         rows = [

@@ -140,9 +140,11 @@ class HtmlReport:
         self.not_drawn = 0
         self.passing = 0
 
-    def count(self, file_no: int, *columns: str) -> None:
+    def count(self, file_no: int, *columns: str, passed: bool = False) -> None:
+        """Count one deal or case of file ``file_no`` in ``columns``; one that ``passed`` is not drawn."""
         for column in columns:
             self.files[file_no][column] += 1
+        self.passing += passed
 
     def add_failure(
         self,
@@ -164,9 +166,9 @@ class HtmlReport:
         """Count a replay's ``outcome``; draw it when it fails and the limit allows. ``name`` names
         the deal (its id, or its file and line), ``line`` says why it failed in one line."""
         verdict = {FAULTY: "faulty", MALFORMED: "malformed"}.get(outcome.verdict, "valid")
-        self.count(outcome.file_no, "deals", verdict, *(["claims_disagree"] if outcome.agree is False else []))
+        disagree = ["claims_disagree"] if outcome.agree is False else []
+        self.count(outcome.file_no, "deals", verdict, *disagree, passed=outcome.passed)
         if outcome.passed:
-            self.passing += 1
             return
         rows = [
             {"pointer": m.pointer, "claimed": shown(m.claimed), "correct": shown(m.correct), "message": m.message}
@@ -176,7 +178,7 @@ class HtmlReport:
         self.add_failure(name, line, outcome.violations, rows, outcome.drawing, error)
 
     def write(self) -> None:
-        texts = {key: text for key, text in _texts().items() if key in (*_TEXT_KEYS, *self.columns)}
+        texts = _texts()
         texts["title"] = self.title
         if self.values is not None:
             texts["claimed"], texts["correct"] = self.values
@@ -216,18 +218,6 @@ def _texts() -> dict[str, str]:
         "failed": say("html.failed"),
         "skipped": say("html.skipped"),
     }
-
-
-_TEXT_KEYS = (
-    "file",
-    "claims_disagree",
-    "trick",
-    "legend",
-    "root_faults",
-    "pointer",
-    "claimed",
-    "correct",
-)
 
 
 def _drawn(

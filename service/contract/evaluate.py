@@ -308,6 +308,17 @@ class RulingSchema(StrictSchema):
     section = StrictString(required=True, metadata={"description": "The section of rules.md the row is stated in."})
 
 
+def ruling_field() -> fields.Nested:
+    """The ruling of the answer and of the digest alike: present only for a complete faulty deal."""
+    return fields.Nested(
+        RulingSchema,
+        metadata={
+            "description": "A complete deal with violations: the ruling of the Code of Arbitration, and so its "
+            "final score (§14). Absent otherwise."
+        },
+    )
+
+
 class EvaluateResponse(StrictSchema):
     id = StrictString(required=True, allow_none=True, metadata={"description": "The request's `id`, echoed."})
     status = EnumField("DealStatus", required=True)
@@ -338,13 +349,7 @@ class EvaluateResponse(StrictSchema):
         allow_none=True,
         metadata={"description": "The request's `claims` checked against this answer; null when none were sent."},
     )
-    ruling = fields.Nested(
-        RulingSchema,
-        metadata={
-            "description": "A complete deal with violations: the ruling of the Code of Arbitration, and so its "
-            "final score (§14). Absent otherwise."
-        },
-    )
+    ruling = ruling_field()
 
 
 class RootFaultSchema(ViolationSchema):
@@ -380,12 +385,7 @@ class DealDigestSchema(StrictSchema):
         allow_none=True,
         metadata={"description": "The request's `claims` checked; null when none were sent."},
     )
-    ruling = fields.Nested(
-        RulingSchema,
-        metadata={
-            "description": "A complete deal with violations: the ruling and its final scores (§14). Absent otherwise."
-        },
-    )
+    ruling = ruling_field()
 
 
 def _violation(v: Violation, language: str) -> dict[str, Any]:

@@ -17,7 +17,6 @@ import marshmallow as ma
 from marshmallow import fields
 
 from service.rules.deal import Status, evaluate_deal
-from service.rules.scoring import Summary
 from service.rules.sheet import bilans, dealers_due, draw_for_deal, totals
 from service.rules.table import MAX_PLAYERS
 from service.rules.verdicts import msg
@@ -225,8 +224,13 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
     row: dict[str, Any] = {"index": index, "kind": None, "dealer": entry["dealer"], "taker": None}
     row |= {"contract": None, "not_played": None, "ruling": None}
     if entry.get("summary") is not None:
-        summary, result = _scored(entry["summary"])
-        return row | {"kind": "summary", "taker": summary.taker, "contract": summary.contract, "scores": result}
+        summary, result = scored(entry["summary"])
+        return row | {
+            "kind": "summary",
+            "taker": summary.taker,
+            "contract": summary.contract,
+            "scores": list(result.scores),
+        }
     if entry.get("record") is not None:
         req = entry["record"]
         ev = entry["evaluation"]
@@ -238,11 +242,6 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
         assert ev.score is not None
         return row | {"scores": list(ev.score.scores)}
     return row | {"kind": "not_played", "not_played": entry["not_played"]["reason"], "scores": [0] * n}
-
-
-def _scored(req: dict[str, Any]) -> tuple[Summary, list[int]]:
-    summary, result = scored(req)
-    return summary, list(result.scores)
 
 
 def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:

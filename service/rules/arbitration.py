@@ -237,7 +237,7 @@ def _poignee(
     """A poignée's presentation fault, by the seed's table (§14.6)."""
     assert v.seat is not None
     seat, side = v.seat, (side_of[v.seat],)
-    shown_index, shown = _poignee_of(deal, index, seat)
+    shown_index, shown = _poignee_of(deal, seat)
     by_taker = seat == taker
     if v.code is ViolationCode.POIGNEE_DUPLICATE:
         return _Row(index, RulingReason.POIGNEE_SECOND, (), None)
@@ -265,13 +265,13 @@ def _poignee(
     return _Row(index, RulingReason.POIGNEE_UNRECTIFIABLE, side, None if by_taker else True, shown_index)
 
 
-def _poignee_of(deal: DealContext, violation: int, seat: int) -> tuple[int, PoigneeShown]:
+def _poignee_of(deal: DealContext, seat: int) -> tuple[int, PoigneeShown]:
     """The poignée of the record a poignée fault is about: the seat's first (its second is a
     ``poignee_duplicate`` of its own)."""
     for i, p in enumerate(deal.record.poignees):
         if p.seat == seat:
             return i, p
-    raise AssertionError(f"violation {violation}: no poignée of seat {seat}")
+    raise AssertionError(f"a poignée fault of seat {seat}, which showed none")
 
 
 def _message(decision: Decision, reason: RulingReason, at_fault: AtFault | None) -> Message:
