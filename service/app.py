@@ -27,6 +27,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json = OrjsonProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config["LOG_LEVEL"] = os.environ.get("LOG_LEVEL", "info")
+    # Origins whose pages may call the operations (service.api.layers.cors); none by default.
+    app.config["CORS_ORIGINS"] = os.environ.get("CORS_ORIGINS", "")
     app.config.update(config or {})
     configure_app_logging(app.config["LOG_LEVEL"], requestid.add_to_record)
     init_app(app)

@@ -120,3 +120,16 @@ def test_image_user_matches_the_manifests(rendered: tuple[Path, list[Any]]) -> N
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     user = container["securityContext"]["runAsUser"]
     assert f"USER {user}:{container['securityContext']['runAsGroup']}" in dockerfile
+
+
+def container_env(docs: list[dict[str, Any]]) -> dict[str, str]:
+    [container] = one(docs, "Deployment")["spec"]["template"]["spec"]["containers"]
+    return {variable["name"]: variable["value"] for variable in container["env"]}
+
+
+def test_pages_may_call_the_service_only_where_an_overlay_says_from_where() -> None:
+    from service.api.layers.cors import parse_origins
+
+    assert "CORS_ORIGINS" not in container_env(render("k8s/base"))
+    origins = parse_origins(container_env(render("k8s/overlays/example"))["CORS_ORIGINS"])
+    assert origins and "*" not in origins

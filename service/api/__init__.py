@@ -11,7 +11,7 @@ from service.contract.fields import COMPONENTS, component_reference, default_in_
 from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 
 from . import problems
-from .layers import language, requestid, telemetry
+from .layers import cors, language, requestid, telemetry
 from .operations import batch, evaluate, games, scoring, tricks
 from .ops import docs, ops
 
@@ -103,6 +103,7 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
     docs.register(app)
     problems.register(app)
+    cors.init_app(app, cors.parse_origins(app.config.get("CORS_ORIGINS")))
     registry = telemetry.init_app(app)
     # The WSGI layers around Flask, outermost first: the request metrics time and count every
     # answer (errors and unrouted paths included), then each request gets its id, which is on
