@@ -56,12 +56,16 @@ def call(
 
 
 class Gunicorn:
-    """gunicorn running a command (by default the image's entrypoint) from the repository root.
+    """gunicorn running a command (by default the image's entrypoint), by default from the
+    repository root.
 
     Its output is read continuously into ``lines`` (a full pipe would block the server).
     """
 
-    def __init__(self, env: dict[str, str] | None = None, command: Sequence[str] = GUNICORN_COMMAND) -> None:
+    def __init__(
+        self, env: dict[str, str] | None = None, command: Sequence[str] = GUNICORN_COMMAND, cwd: Path = ROOT
+    ) -> None:
+        self.cwd = cwd
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.lines: list[str] = []
@@ -74,7 +78,7 @@ class Gunicorn:
     def __enter__(self) -> Gunicorn:
         self.proc = subprocess.Popen(
             self.command,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
