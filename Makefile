@@ -21,12 +21,13 @@ $(VENV)/bin/python:
 # its command: tarot-rules.
 INSTALL_PROJECT = $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 
-$(RUNTIME): requirements/runtime.lock pyproject.toml | $(VENV)/bin/python
+# service/__init__.py holds the version, which the install writes into the package's metadata.
+$(RUNTIME): requirements/runtime.lock pyproject.toml service/__init__.py | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
 	$(INSTALL_PROJECT)
 	touch $@
 
-$(STAMP): requirements/dev.lock pyproject.toml | $(VENV)/bin/python
+$(STAMP): requirements/dev.lock pyproject.toml service/__init__.py | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock
 	$(INSTALL_PROJECT)
 	touch $@
@@ -117,7 +118,7 @@ bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 # Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test
 # fails while either differs).
 spec: $(STAMP) $(CATALOGS)
-	$(BIN)/python -m service.spec --answers > openapi.yaml.new
+	$(BIN)/python -m service.spec --answers --record > openapi.yaml.new || { rm -f openapi.yaml.new; exit 1; }
 	$(BIN)/ruff format --quiet service/contract/example_answers.py && mv openapi.yaml.new openapi.yaml
 
 # Rewrite the conformance kit's case files (conformance/v1/cases) with its generator

@@ -233,7 +233,7 @@ def test_the_locale_chooses_the_language_unless_lang_does(
 def test_help_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = tarot_rules(capsys, "--lang", "fr", "--help")
     assert status == 0
-    assert out.startswith(f"utilisation{NBSP}: tarot-rules [-h] [--lang {{en,fr}}] COMMAND ...\n")
+    assert out.startswith(f"utilisation{NBSP}: tarot-rules [-h] [--lang {{en,fr}}] [--version] COMMAND ...\n")
     for line in (
         "Les règles du Tarot (FFT) en ligne de commande.",
         f"options{NBSP}:",

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_instance
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from flask import Flask
 from flask_smorest import Api
+from marshmallow import Schema
 
+from service import __version__
 from service.contract.batch import BatchLineSchema
+from service.contract.common import AnswerSchema
 from service.contract.fields import COMPONENTS, component_reference, default_in_words
 from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 
@@ -40,7 +48,31 @@ for English. The answer says which in `Content-Language`, and carries `Vary: Acc
 Codes, pointers and numbers in fields never change with the language. For example, with
 `Accept-Language: fr`, a must-overtrump fault reads « Le joueur 2 devait surcouper : le 15
 d'atout bat le 12 d'atout posé ; cartes jouables : 17T, EX. »
+
+**Versions.** `info.version` follows semantic versioning; within `/v1` the contract only
+grows (the repository's README, "Versions", and its CHANGELOG.md): answers may gain fields
+(their objects allow additional properties: keep what you know), and the enums marked
+`x-open-enum: true` may gain codes, each with its `message`. Nothing is removed or renamed
+within `/v1`; a deprecation is announced by `Deprecation` and `Sunset` headers first.
 """
+
+
+class AnswersOpenConverter(OpenAPIConverter):
+    """Writes ``additionalProperties: true`` for the objects of answers
+    (:class:`~service.contract.common.AnswerSchema`), which ``/v1`` may give new fields;
+    request objects keep ``false``, as the service refuses a field it does not know."""
+
+    def schema2jsonschema(self, schema: Schema | type[Schema] | str) -> dict[str, Any]:
+        jsonschema: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
+        if isinstance(resolve_schema_instance(schema), AnswerSchema):
+            jsonschema["additionalProperties"] = True
+        return jsonschema
+
+
+class ContractPlugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin, writing the contract's objects as above."""
+
+    Converter = AnswersOpenConverter
 
 
 class TarotApi(Api):
@@ -60,7 +92,7 @@ class TarotApi(Api):
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("API_TITLE", "French Tarot rules service")
-    app.config.setdefault("API_VERSION", "1.0.0")
+    app.config.setdefault("API_VERSION", __version__)
     app.config.setdefault("OPENAPI_VERSION", "3.1.0")
     app.config.setdefault("OPENAPI_URL_PREFIX", "/")
     app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
@@ -80,7 +112,7 @@ def init_app(app: Flask) -> None:
             "security": [],
         },
     )
-    api = TarotApi(app)
+    api = TarotApi(app, spec_kwargs={"marshmallow_plugin": ContractPlugin()})
     for name, component in COMPONENTS.items():
         api.spec.components.schema(name, component)
     for name, parameter in SHARED_COMPONENTS["parameters"].items():

@@ -14,6 +14,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from service import __version__
+from service.rules import COMPILED
 from service.texts import LANGUAGES, system_language
 
 from . import conformance, deal, replay
@@ -46,6 +48,11 @@ def parser(default_language: str) -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog=PROG, description=say("cli.description"), formatter_class=HelpFormatter)
     lang_help = say("cli.lang.help", language=default_language)
     main_parser.add_argument("--lang", choices=LANGUAGES, default=default_language, help=lang_help)
+    if COMPILED:
+        version = say("cli.version.compiled", prog=PROG, version=__version__)
+    else:
+        version = say("cli.version.pure", prog=PROG, version=__version__)
+    main_parser.add_argument("--version", action="version", version=version, help=say("cli.version.help"))
     commands = main_parser.add_subparsers(title=say("cli.commands"), metavar="COMMAND", required=True)
     for command in SUBCOMMANDS:
         command.add_parser(commands)

@@ -15,7 +15,7 @@ from marshmallow import fields
 from service.texts import DEFAULT_LANGUAGE
 
 from . import examples
-from .common import StrictSchema
+from .common import AnswerSchema, StrictSchema
 from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
 from .fields import FULL, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .jsonio import dumps
@@ -53,7 +53,7 @@ class BatchRequest(StrictSchema):
     )
 
 
-class BatchItemSchema(StrictSchema):
+class BatchItemSchema(AnswerSchema):
     index = StrictInteger(required=True, metadata={"description": "The record's position in the batch, from 0."})
     id = StrictString(required=True, allow_none=True, metadata={"description": "The record's `id`, when it had one."})
     result = fields.Nested(
@@ -72,7 +72,7 @@ class BatchItemSchema(StrictSchema):
     )
 
 
-class BatchSummarySchema(StrictSchema):
+class BatchSummarySchema(AnswerSchema):
     deals = StrictInteger(required=True, metadata={"description": "Records answered: valid + faulty + malformed."})
     valid = StrictInteger(required=True, metadata={"description": "Deals that break no rule."})
     faulty = StrictInteger(required=True, metadata={"description": "Deals with at least one violation."})
@@ -90,12 +90,12 @@ class BatchSummarySchema(StrictSchema):
     )
 
 
-class BatchResponse(StrictSchema):
+class BatchResponse(AnswerSchema):
     results = fields.List(fields.Nested(BatchItemSchema), required=True, metadata={"description": "In input order."})
     summary = fields.Nested(BatchSummarySchema, required=True)
 
 
-class BatchLineSchema(StrictSchema):
+class BatchLineSchema(AnswerSchema):
     """One line of the NDJSON answer: an item (``index``, ``id``, ``result`` or ``problem``), or
     the last line, ``summary``."""
 

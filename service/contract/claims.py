@@ -22,7 +22,7 @@ from service.rules.table import LARGEST_HAND, MAX_PLAYERS
 from service.rules.verdicts import Message, Points, Signed, SignedList, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
-from .common import StrictSchema, fail, seat_field
+from .common import AnswerSchema, StrictSchema, fail, seat_field
 from .fields import BoundedList, EnumField, HalfPoints, Length, Range, StrictBoolean, StrictInteger, StrictNested
 
 
@@ -77,7 +77,7 @@ class ClaimsSchema(StrictSchema):
     )
 
 
-class MismatchSchema(StrictSchema):
+class MismatchSchema(AnswerSchema):
     pointer = fields.String(
         required=True, metadata={"description": "JSON pointer to the claim in the deal record, e.g. `/claims/points`."}
     )
@@ -86,7 +86,7 @@ class MismatchSchema(StrictSchema):
     message = fields.String(required=True)
 
 
-class ClaimsResultSchema(StrictSchema):
+class ClaimsResultSchema(AnswerSchema):
     agree = StrictBoolean(required=True, metadata={"description": "Every claim given matches the rules."})
     mismatches = fields.List(fields.Nested(MismatchSchema), required=True)
 

@@ -85,6 +85,14 @@ def _variant_field(variant: dataclasses.Field[Any]) -> fields.Field[Any]:
     return StrictBoolean(load_default=default, metadata={"description": description})
 
 
+class AnswerSchema(StrictSchema):
+    """An object of an answer. Within ``/v1`` the service may give it new fields (the README's
+    version policy), so the contract says ``additionalProperties: true`` for it
+    (:class:`service.api.ContractPlugin`): generated clients then keep the fields
+    they know and let the others be. Loading one here still refuses a field it does not
+    name, which keeps the service's own answers exact in its tests."""
+
+
 class _RulesBase(StrictSchema):
     def build(self, data: dict[str, Any]) -> Rules:
         values = {}

@@ -19,7 +19,16 @@ from service.texts import DEFAULT_LANGUAGE, render
 
 from . import examples
 from .claims import ClaimsResultSchema, ClaimsSchema, check_claims, true_claims_of
-from .common import Errors, StrictSchema, called_card_field, players_field, rules_field, seat_error, seat_field
+from .common import (
+    AnswerSchema,
+    Errors,
+    StrictSchema,
+    called_card_field,
+    players_field,
+    rules_field,
+    seat_error,
+    seat_field,
+)
 from .fields import (
     FULL,
     SUMMARY,
@@ -186,7 +195,7 @@ def nullable_side(description: str) -> EnumField:
     return EnumField("Side", required=True, allow_none=True, metadata={"description": description})
 
 
-class ViolationSchema(StrictSchema):
+class ViolationSchema(AnswerSchema):
     code = EnumField("ViolationCode", required=True)
     message = StrictString(
         required=True,
@@ -211,13 +220,13 @@ class ViolationSchema(StrictSchema):
     )
 
 
-class TrickSchema(StrictSchema):
+class TrickSchema(AnswerSchema):
     leader = StrictInteger(required=True)
     cards = CardList(required=True, metadata={"description": "In play order."})
     winner = StrictInteger(required=True, allow_none=True)
 
 
-class ExchangeSchema(StrictSchema):
+class ExchangeSchema(AnswerSchema):
     from_side = EnumField("Side", required=True)
     to_side = EnumField("Side", required=True)
     paid_at_trick = StrictInteger(
@@ -237,7 +246,7 @@ class ExchangeSchema(StrictSchema):
     )
 
 
-class ExcuseSchema(StrictSchema):
+class ExcuseSchema(AnswerSchema):
     outcome = EnumField("ExcuseOutcome", required=True)
     played_by = StrictInteger(required=True, allow_none=True)
     trick = StrictInteger(required=True, allow_none=True)
@@ -245,33 +254,33 @@ class ExcuseSchema(StrictSchema):
     exchange = fields.Nested(ExchangeSchema, required=True, allow_none=True)
 
 
-class SidesSchema(StrictSchema):
+class SidesSchema(AnswerSchema):
     attack = fields.Float(required=True)
     defence = fields.Float(required=True)
 
 
-class OudlersSchema(StrictSchema):
+class OudlersSchema(AnswerSchema):
     attack = StrictInteger(required=True)
     defence = StrictInteger(required=True)
 
 
-class ChelemResultSchema(StrictSchema):
+class ChelemResultSchema(AnswerSchema):
     announced = StrictBoolean(required=True)
     made_by = nullable_side("The side that took every trick, or null.")
 
 
-class PoigneeResultSchema(StrictSchema):
+class PoigneeResultSchema(AnswerSchema):
     seat = StrictInteger(required=True)
     side = EnumField("Side", required=True)
     size = EnumField("PoigneeSize", required=True)
 
 
-class NextSchema(StrictSchema):
+class NextSchema(AnswerSchema):
     seat = StrictInteger(required=True)
     legal = CardList(required=True, allow_none=True, metadata={"description": "Null when the hands are not known."})
 
 
-class RulingSchema(StrictSchema):
+class RulingSchema(AnswerSchema):
     """The Code of Arbitration's ruling on a complete deal with violations (rules.md §14)."""
 
     decision = EnumField("Decision", required=True)
@@ -319,7 +328,7 @@ def ruling_field() -> fields.Nested:
     )
 
 
-class EvaluateResponse(StrictSchema):
+class EvaluateResponse(AnswerSchema):
     id = StrictString(required=True, allow_none=True, metadata={"description": "The request's `id`, echoed."})
     status = EnumField("DealStatus", required=True)
     valid = StrictBoolean(required=True)
@@ -359,7 +368,7 @@ class RootFaultSchema(ViolationSchema):
     )
 
 
-class DealDigestSchema(StrictSchema):
+class DealDigestSchema(AnswerSchema):
     """A deal's evaluation reduced to what a pipeline acts on (`detail=summary`)."""
 
     id = StrictString(required=True, allow_none=True, metadata={"description": "The record's `id`, echoed."})

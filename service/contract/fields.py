@@ -282,14 +282,30 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 }
 
 
+OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
+    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode}
+)
+"""The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
+checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
+(decisions, sides, cards, contracts…) are closed within ``/v1``."""
+
+OPEN_ENUM_NOTE = (
+    "**Open enum**: a later 1.x version of the contract may add codes to it. A client that meets a code it "
+    "does not know keeps the answer and shows its `message`, which is always there."
+)
+
+
 def verdict_component(verdict: type[Verdict]) -> dict[str, Any]:
-    """The named schema of a verdict enum: its codes, each with its meaning (rules.md §13)."""
+    """The named schema of a verdict enum: its codes, each with its meaning (rules.md §13), and
+    whether it is open to new codes (``x-open-enum``)."""
     lines = "\n".join(f"- `{code.value}`: {code.description}" for code in verdict)
+    is_open = verdict in OPEN_VERDICTS
     return {
         "type": "string",
         "enum": [code.value for code in verdict],
-        "description": f"{verdict.__doc__}\n\n{lines}",
+        "description": f"{verdict.__doc__}\n\n{lines}" + (f"\n\n{OPEN_ENUM_NOTE}" if is_open else ""),
         "x-enum-descriptions": [code.description for code in verdict],
+        "x-open-enum": is_open,
     }
 
 

@@ -23,7 +23,7 @@ from service.rules.verdicts import msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 from . import examples
-from .common import Errors, StrictSchema, card_list, players_field, seat_error, seat_field
+from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .operation import Operation
@@ -165,7 +165,7 @@ class GameScoreRequest(StrictSchema):
         errors.raise_any()
 
 
-class DrawResultSchema(StrictSchema):
+class DrawResultSchema(AnswerSchema):
     first_dealer = StrictInteger(
         required=True, allow_none=True, metadata={"description": "The seat that drew the lowest card; null: redraw."}
     )
@@ -174,7 +174,7 @@ class DrawResultSchema(StrictSchema):
     )
 
 
-class GameRowSchema(StrictSchema):
+class GameRowSchema(AnswerSchema):
     index = StrictInteger(required=True)
     kind = EnumField("GameEntryKind", required=True)
     dealer = StrictInteger(required=True, allow_none=True)
@@ -191,7 +191,7 @@ class GameRowSchema(StrictSchema):
     totals = fields.List(StrictInteger(), required=True, metadata={"description": "The running totals after it."})
 
 
-class BilanSchema(StrictSchema):
+class BilanSchema(AnswerSchema):
     seat = StrictInteger(required=True)
     name = StrictString(required=True, allow_none=True)
     plus = StrictInteger(required=True, metadata={"description": "The sum of its gains."})
@@ -200,18 +200,18 @@ class BilanSchema(StrictSchema):
     rank = StrictInteger(required=True, metadata={"description": "1 for the highest net; equal nets share a rank."})
 
 
-class SheetMismatchSchema(StrictSchema):
+class SheetMismatchSchema(AnswerSchema):
     pointer = StrictString(required=True)
     claimed = fields.Raw(required=True)
     correct = fields.Raw(required=True)
 
 
-class SheetClaimsResultSchema(StrictSchema):
+class SheetClaimsResultSchema(AnswerSchema):
     agree = StrictBoolean(required=True)
     mismatches = fields.List(fields.Nested(SheetMismatchSchema), required=True)
 
 
-class GameScoreResponse(StrictSchema):
+class GameScoreResponse(AnswerSchema):
     table = StrictString(required=True, allow_none=True)
     draw = fields.Nested(DrawResultSchema, required=True, allow_none=True)
     deals = fields.List(fields.Nested(GameRowSchema), required=True)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from .common import AnswerSchema
 from .fields import EnumField
 from .problems import PROBLEM_MIMETYPE
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 JSON = "application/json"
 
 
-class FieldErrorSchema(Schema):
+class FieldErrorSchema(AnswerSchema):
     pointer = fields.String(
         required=True,
         metadata={"description": "JSON pointer (RFC 6901) into the request body; empty for the whole body."},
@@ -31,7 +32,7 @@ class FieldErrorSchema(Schema):
     )
 
 
-class ProblemSchema(Schema):
+class ProblemSchema(AnswerSchema):
     """RFC 9457 problem details, with the located faults in `errors`."""
 
     type = fields.String(required=True, metadata={"description": "Problem type: a relative URI under /problems/."})

@@ -24,7 +24,7 @@ from service.rules.verdicts import Points, msg
 from service.texts import render
 
 from . import examples
-from .common import Errors, StrictSchema, fail, players_field, rules_field, seat_error
+from .common import AnswerSchema, Errors, StrictSchema, fail, players_field, rules_field, seat_error
 from .fields import (
     BoundedList,
     EnumField,
@@ -159,7 +159,7 @@ def summary_of(req: dict[str, Any]) -> Summary:
     )
 
 
-class ScoreResponse(StrictSchema):
+class ScoreResponse(AnswerSchema):
     won = StrictBoolean(required=True, metadata={"description": "The taker's side made its contract."})
     threshold = fields.Float(required=True, metadata={"description": "Points needed: 56, 51, 41 or 36."})
     margin = StrictInteger(required=True, metadata={"description": "Points over or under, after the half-point rule."})

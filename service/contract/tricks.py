@@ -11,7 +11,16 @@ from service.rules.verdicts import msg
 from service.texts import render
 
 from . import examples
-from .common import Errors, StrictSchema, called_card_field, card_list, players_field, rules_field, seat_error
+from .common import (
+    AnswerSchema,
+    Errors,
+    StrictSchema,
+    called_card_field,
+    card_list,
+    players_field,
+    rules_field,
+    seat_error,
+)
 from .fields import (
     CardField,
     EnumField,
@@ -68,7 +77,7 @@ class LegalCardsRequest(StrictSchema):
         errors.raise_any()
 
 
-class LegalCardsResponse(StrictSchema):
+class LegalCardsResponse(AnswerSchema):
     legal = card_list("The legal cards, in canonical deck order.", required=True)
     reason = EnumField("LegalReason", required=True)
     message = StrictString(
@@ -112,7 +121,7 @@ class WinnerRequest(StrictSchema):
         errors.raise_any()
 
 
-class WinnerResponse(StrictSchema):
+class WinnerResponse(AnswerSchema):
     winner = StrictInteger(
         required=True,
         allow_none=True,

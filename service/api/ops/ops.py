@@ -8,13 +8,13 @@ from flask import Response, current_app
 from flask_smorest import Blueprint
 
 from service.connection import DRAINING
-from service.contract.common import StrictSchema
+from service.contract.common import AnswerSchema
 from service.contract.fields import StrictString
 
 blp = Blueprint("ops", __name__, description="Health of the service and its contract.")
 
 
-class HealthSchema(StrictSchema):
+class HealthSchema(AnswerSchema):
     status = StrictString(required=True, metadata={"description": "`ok`, or `draining` while shutting down."})
 
 
