@@ -154,3 +154,27 @@ def test_15_2_a_deal_dealt_again_is_dealt_by_the_same_dealer(client: FlaskClient
         ],
     }
     assert [row["dealer_in_turn"] for row in post(client, body)["deals"]] == [True, True, True, True]
+
+
+def test_15_2_records_the_core_deals_again_keep_their_dealer(client: FlaskClient) -> None:
+    # Every seat passed, and a fault of the deal ruled after the play (§14.5): both dealt again
+    # by the same dealer, like a row said not played for a redeal.
+    passed = random_deal(11, 4) | {"contract": None, "taker": None, "called_card": None, "discard": [], "plays": []}
+    passed["bids"] = ["pass"] * 4
+    misdealt = copy.deepcopy(random_deal(12, 4))
+    misdealt["hands"][1].append(misdealt["hands"][0].pop())  # 17 and 19 cards
+    summary = {"contract": "prise", "taker": 1, "points": 50, "oudlers": 2}
+    body = {
+        "players": 4,
+        "draw": ["1C", "2C", "3C", "4C"],
+        "deals": [
+            {"record": passed | {"dealer": 0}},
+            {"record": misdealt | {"dealer": 0}},
+            {"dealer": 0, "summary": summary},
+            {"dealer": 1, "summary": summary},
+        ],
+    }
+    rows = post(client, body)["deals"]
+    assert rows[0]["not_played"] == "redeal"
+    assert (rows[1]["ruling"]["decision"], rows[1]["ruling"]["reason"]) == ("redeal", "dealing_fault")
+    assert [row["dealer_in_turn"] for row in rows] == [True, True, True, True]

@@ -43,13 +43,22 @@ def summary_of(answer: dict[str, Any]) -> dict[str, Any]:
 
 @st.composite
 def records(draw: st.DrawFn, players: int) -> dict[str, Any]:
-    """A random legal deal, now and then with two plays swapped (most such deals are faulty)."""
+    """A random legal deal; or with two plays swapped (most such deals are faulty), a card dealt
+    to the wrong hand (a fault of the deal, ruled a redeal), or every seat passing."""
     d = random_deal(draw(st.integers(0, 2**32)), players)
-    if draw(st.booleans()):
+    change = draw(st.sampled_from(["none", "swap", "swap", "misdeal", "all_passed"]))
+    if change == "swap":
         i, j = draw(st.lists(st.integers(0, len(d["plays"]) - 1), min_size=2, max_size=2, unique=True))
         plays = list(d["plays"])
         plays[i], plays[j] = plays[j], plays[i]
         d = {**d, "plays": plays}
+    elif change == "misdeal":
+        hands = [list(hand) for hand in d["hands"]]
+        hands[1].append(hands[0].pop())
+        d = {**d, "hands": hands}
+    elif change == "all_passed":
+        passed = {"bids": ["pass"] * players, "contract": None, "taker": None, "called_card": None}
+        d = {**d, **passed, "discard": [], "plays": []}
     return d
 
 
@@ -130,6 +139,35 @@ def test_each_row_is_its_single_deal_and_the_bilans_are_the_sums(client: FlaskCl
     assert sum(nets) == 0
     assert answer["zero_sum"] is True
     assert answer["claims"] is None and answer["draw"] is None
+
+
+def dealt_again(client: FlaskClient, entry: dict[str, Any]) -> bool:
+    """Whether the single-deal operation has the entry dealt again by the same dealer (§15.2)."""
+    if "record" in entry:
+        answer = post(client, "/v1/deals/evaluate", entry["record"])
+        ruled_redeal = answer.get("ruling") is not None and answer["ruling"]["decision"] == "redeal"
+        return bool(answer["status"] == "redeal" or ruled_redeal)
+    return "not_played" in entry and entry["not_played"]["reason"] == "redeal"
+
+
+@SETTINGS
+@given(games(), st.data())
+def test_15_2_each_row_s_dealer_is_due_as_its_single_deal_has_it_dealt_again(
+    client: FlaskClient, drawn: dict[str, Any], data: st.DataObject
+) -> None:
+    game = made(client, drawn)
+    n = game["players"]
+    game["draw"] = data.draw(st.permutations(["1T", "5T", "9T", "14T", "21T"][:n]))
+    for entry in game["deals"]:
+        if "record" not in entry:
+            entry["dealer"] = data.draw(st.integers(0, n - 1))
+    answer = post(client, GAME, game)
+    due = answer["draw"]["first_dealer"]
+    for i, (entry, row) in enumerate(zip(game["deals"], answer["deals"], strict=True)):
+        dealer = entry["record"]["dealer"] if "record" in entry else entry["dealer"]
+        assert row["dealer_in_turn"] == (dealer == due), i
+        if not dealt_again(client, entry):
+            due = (due + 1) % n
 
 
 @SETTINGS

@@ -244,12 +244,21 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
     return row | {"kind": "not_played", "not_played": entry["not_played"]["reason"], "scores": [0] * n}
 
 
+def _dealt_again(entry: dict[str, Any]) -> bool:
+    """A row the same dealer deals again (§15.2): said not played for a redeal, or a record the
+    core deals again (every seat passed, or a ruling for a fault of the deal)."""
+    if entry.get("record") is not None:
+        dealt_again: bool = entry["evaluation"].dealt_again
+        return dealt_again
+    return entry.get("not_played") is not None and entry["not_played"]["reason"] == "redeal"
+
+
 def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
     """The sheet of a loaded game: each row, the totals, the bilans, the claims checked."""
     n = req["players"]
     rows = [_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
     draw = None if req["draw"] is None else draw_for_deal(req["draw"])
-    redealt = [row["not_played"] == "redeal" for row in rows]
+    redealt = [_dealt_again(entry) for entry in req["deals"]]
     due = dealers_due(draw.first_dealer, redealt, n) if draw is not None and draw.first_dealer is not None else None
     for i, row in enumerate(rows):
         row["dealer_in_turn"] = None if due is None or row["dealer"] is None else row["dealer"] == due[i]

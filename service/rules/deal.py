@@ -30,7 +30,7 @@ from .record import DealContext, DealRecord
 from .replay import NextPlay, first_leader, replay
 from .scoring import Contract, Score, Side, Summary, score
 from .table import TABLES
-from .verdicts import Message, RedealReason, Violation, ViolationCode, msg
+from .verdicts import Decision, Message, RedealReason, Violation, ViolationCode, msg
 
 
 class Status(StrEnum):
@@ -72,6 +72,12 @@ class Evaluation:
     """The redeal said for people: the reason, and the seat with a petit sec."""
     ruling: Ruling | None = None
     """A complete deal with violations: the Code of Arbitration's ruling (§14)."""
+
+    @property
+    def dealt_again(self) -> bool:
+        """Whether the same dealer deals again (§15.2): every seat passed or a petit sec was
+        dealt, or the ruling on a faulty deal sends it back (a fault of the deal, §14.5)."""
+        return self.status is Status.REDEAL or (self.ruling is not None and self.ruling.decision is Decision.REDEAL)
 
 
 def evaluate_deal(record: DealRecord) -> Evaluation:
