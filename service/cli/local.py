@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Generator, Iterable, Iterator, Sequence
+from functools import partial
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -49,9 +50,9 @@ def item_of(record: Record) -> dict[str, Any]:
     return record_item(0, payload, language=language())
 
 
-def evaluate_chunk(chunk: list[Record]) -> tuple[Tally, list[Outcome]]:
+def evaluate_chunk(chunk: list[Record], draw: bool = False) -> tuple[Tally, list[Outcome]]:
     tally = Tally()
-    return tally, [settle(record, item_of(record), tally) for record in chunk]
+    return tally, [settle(record, item_of(record), tally, draw) for record in chunk]
 
 
 def _worker_start(lang: str) -> None:
@@ -61,9 +62,9 @@ def _worker_start(lang: str) -> None:
     use(lang)
 
 
-def evaluate_task(task: list[Record] | Span) -> tuple[Tally, list[Outcome]]:
+def evaluate_task(task: list[Record] | Span, draw: bool = False) -> tuple[Tally, list[Outcome]]:
     """A task of a worker process: records, or a span of a file that it reads itself."""
-    return evaluate_chunk(list(span_records(task)) if isinstance(task, Span) else task)
+    return evaluate_chunk(list(span_records(task)) if isinstance(task, Span) else task, draw)
 
 
 def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
@@ -77,10 +78,13 @@ def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
             yield from batched(records_of(file_no, source), CHUNK)
 
 
-def evaluate_locally(sources: Sequence[Source], jobs: int) -> Generator[tuple[Tally, list[Outcome]], None, None]:
-    """Each chunk's counts and outcomes, in input order."""
+def evaluate_locally(
+    sources: Sequence[Source], jobs: int, draw: bool = False
+) -> Generator[tuple[Tally, list[Outcome]], None, None]:
+    """Each chunk's counts and outcomes, in input order; with ``draw``, what an HTML report
+    draws of each failing deal."""
     if jobs == 1:
-        yield from map(evaluate_chunk, batched(read_records(sources), CHUNK))
+        yield from map(partial(evaluate_chunk, draw=draw), batched(read_records(sources), CHUNK))
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_worker_start, initargs=(language(),)) as pool:
-        yield from pool.imap(evaluate_task, _tasks(sources))
+        yield from pool.imap(partial(evaluate_task, draw=draw), _tasks(sources))

@@ -58,15 +58,16 @@ class Outcome(NamedTuple):
     """A malformed record: the problem's detail."""
     errors: tuple[FieldProblem, ...] = ()
     drawing: dict[str, Any] | None = None
-    """A failing deal: what the HTML report draws of it (:func:`drawing_of`)."""
+    """A failing deal, when an HTML report is asked for: what it draws of it (:func:`drawing_of`)."""
 
     @property
     def passed(self) -> bool:
         return self.verdict == VALID and self.agree is not False
 
 
-def settle(record: Record, item: dict[str, Any], tally: Tally) -> Outcome:
-    """Count ``item`` (the evaluation of ``record``) in ``tally``, and keep what is reported of it."""
+def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = False) -> Outcome:
+    """Count ``item`` (the evaluation of ``record``) in ``tally``, and keep what is reported of
+    it: with ``draw`` (an HTML report asked for), what the page draws of a failing deal."""
     tally.count(item)
     result = item.get("result")
     if result is None:
@@ -92,7 +93,7 @@ def settle(record: Record, item: dict[str, Any], tally: Tally) -> Outcome:
         verdict,
         agree,
         violations=faults_of(result),
-        drawing=drawing_of(record, result),
+        drawing=drawing_of(record, result) if draw else None,
         mismatches=()
         if claims is None
         else tuple(Mismatch(m["pointer"], m["claimed"], m["correct"], m["message"]) for m in claims["mismatches"]),

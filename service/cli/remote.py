@@ -68,10 +68,11 @@ def _line_of(element: Any) -> bytes:
 
 
 class Remote:
-    def __init__(self, target: ServiceUrl, jobs: int, batch_size: int) -> None:
+    def __init__(self, target: ServiceUrl, jobs: int, batch_size: int, draw: bool = False) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
+        self.draw = draw  # what an HTML report draws of each failing deal
         self.language = language()  # the service's texts (violations, problems) in the command's language
         self._abort = threading.Event()
 
@@ -101,7 +102,7 @@ class Remote:
         for i, record in enumerate(batch):
             payload = record.payload
             if isinstance(payload, LineTooLong):
-                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally)
+                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally, self.draw)
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
@@ -118,7 +119,7 @@ class Remote:
                             reason = say("remote.out_of_order", index=str(item.get("index")), expected=str(got))
                             raise CommandError(self._not_a_batch(reason))
                         i = sent[done + got]
-                        outcomes[i] = settle(batch[i], item, tally)
+                        outcomes[i] = settle(batch[i], item, tally, self.draw)
                         got += 1
                 if done + got != len(sent):
                     reason = say("remote.too_few", got, sent=len(sent) - done)

@@ -197,9 +197,11 @@ def run(args: argparse.Namespace) -> int:
     report = Report(sources, junit, html)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
-        parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size).evaluate(read_records(sources))
+        parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None).evaluate(
+            read_records(sources)
+        )
     else:
-        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1)
+        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None)
     try:
         with _progress(sources, args.quiet) as bar:
             started = time.perf_counter()
