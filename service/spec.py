@@ -63,6 +63,16 @@ def changelog_entries(text: str) -> list[tuple[str, str]]:
     return [(m["version"], m["date"]) for m in _HEADING.finditer(text)]
 
 
+def dated_versions(changelog: str) -> set[str]:
+    """The versions a changelog dates: the released ones."""
+    return {version for version, date in changelog_entries(changelog) if date != UNRELEASED}
+
+
+def contract_changed(document: dict[str, Any], version: str, releases: dict[str, str]) -> bool:
+    """Whether ``version`` is released with another contract than ``document``."""
+    return version in releases and releases[version] != contract_digest(document)
+
+
 def release_problems(document: dict[str, Any], version: str, changelog: str, releases: dict[str, str]) -> list[str]:
     """What is wrong with ``version`` for the contract ``document``, given the changelog and the
     recorded digests of released versions; nothing when all holds."""
@@ -73,34 +83,34 @@ def release_problems(document: dict[str, Any], version: str, changelog: str, rel
     entries = changelog_entries(changelog)
     if not entries or entries[0][0] != version:
         problems.append(f"CHANGELOG.md does not begin with version {version}: add its entry (## [{version}] - date)")
-    dates = dict(entries)
-    digest = contract_digest(document)
-    if version in releases and releases[version] != digest:
+    dated = dated_versions(changelog)
+    if contract_changed(document, version, releases):
         problems.append(
             f"the contract changed, and {version} is released with another: raise the version in "
             "service/__init__.py (README, Versions: patch, minor or, beside /v1, major), add it to "
             "CHANGELOG.md, then run make spec"
         )
-    if version not in releases and dates.get(version, UNRELEASED) != UNRELEASED:
+    if version not in releases and version in dated:
         problems.append(f"{version} is dated in CHANGELOG.md but not recorded: run make spec")
     released = [v for v in releases if v != version]
     if released and precedence(version) <= max(precedence(v) for v in released):
         problems.append(f"{version} is not above the released {max(released, key=precedence)}")
-    for recorded in releases:
-        if dates.get(recorded, UNRELEASED) == UNRELEASED:
-            problems.append(f"{recorded} is recorded as released but CHANGELOG.md gives it no date")
+    problems.extend(
+        f"{recorded} is recorded as released but CHANGELOG.md gives it no date" for recorded in releases.keys() - dated
+    )
     return problems
 
 
-def record_release(document: dict[str, Any], version: str) -> list[str]:
-    """Record the digest of a version ``CHANGELOG.md`` dates, once; what still is wrong."""
+def record_release(document: dict[str, Any], version: str) -> tuple[bool, list[str]]:
+    """Record the digest of a version ``CHANGELOG.md`` dates, once. Whether the document may be
+    written (not when it changes a released version's contract), and what still is wrong."""
     changelog = CHANGELOG_FILE.read_text(encoding="utf-8")
     record = json.loads(RELEASES_FILE.read_text(encoding="utf-8"))
     releases: dict[str, str] = record["releases"]
-    if version not in releases and dict(changelog_entries(changelog)).get(version, UNRELEASED) != UNRELEASED:
+    if version not in releases and version in dated_versions(changelog):
         releases[version] = contract_digest(document)
         RELEASES_FILE.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return release_problems(document, version, changelog, releases)
+    return not contract_changed(document, version, releases), release_problems(document, version, changelog, releases)
 
 
 _HEADER = '''"""The answers to the request examples (service.contract.examples), by operation id: the
@@ -144,11 +154,11 @@ def main(argv: list[str] | None = None) -> int:
 
     text = spec_yaml(create_app())
     if args.record:
-        problems = record_release(yaml.safe_load(text), __version__)
-        # Only the changed contract stops the writing: the rest is said, and make test fails on it.
+        writable, problems = record_release(yaml.safe_load(text), __version__)
+        # Only a changed release stops the writing: the rest is said, and make test fails on it.
         for problem in problems:
             print(f"make spec: {problem}", file=sys.stderr)
-        if any("the contract changed" in problem for problem in problems):
+        if not writable:
             return 1
     sys.stdout.write(text)
     return 0

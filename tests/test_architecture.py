@@ -79,10 +79,16 @@ def test_the_layer_check_fails_on_an_arrow_back_up(tmp_path: Path) -> None:
     assert "service.cli is not allowed to import flask" in result.stdout
 
 
+# Against a service, nothing listens on 127.0.0.1:9: the command fails to connect, having
+# loaded what it would use.
 COMMANDS = {
     "deal": ["deal", "--players", "4", "--seed", "7"],
     "replay": ["replay", "{log}"],
+    "replay-html": ["replay", "{log}", "--html", "{out}"],
+    "replay-url": ["replay", "{log}", "--url", "http://127.0.0.1:9"],
+    "conformance-url": ["conformance", "--url", "http://127.0.0.1:9"],
     "help": ["--help"],
+    "version": ["--version"],
 }
 PROGRAM = """
 import contextlib, io, json, sys
@@ -100,7 +106,7 @@ print(json.dumps(sorted(sys.modules)))
 def test_the_command_line_loads_no_web_framework(command: str, tmp_path: Path) -> None:
     log = tmp_path / "deals.ndjson"
     log.write_text((ROOT / "tests" / "golden" / "deals.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n")
-    argv = [arg.format(log=log) for arg in COMMANDS[command]]
+    argv = [arg.format(log=log, out=tmp_path / "report.html") for arg in COMMANDS[command]]
     out = subprocess.run(
         [sys.executable, "-c", PROGRAM, json.dumps(argv)], cwd=tmp_path, capture_output=True, text=True, check=True
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +55,22 @@ def test_the_page_names_every_faulty_deal_and_says_its_root_faults(
     log, lines = _log(tmp_path)
     page_path = tmp_path / "report.html"
     plain, _, _ = tarot_rules(capsys, "replay", log)
-    code, _, _ = tarot_rules(capsys, "--lang", language, "replay", log, "--html", page_path)
+    junit = tmp_path / "report.xml"
+    code, _, _ = tarot_rules(capsys, "--lang", language, "replay", log, "--html", page_path, "--junit", junit)
     assert code == plain == 1  # the page changes nothing of the exit status
     page = _page(page_path)
     text = _unescaped(page)
     assert f'<html lang="{language}">' in page
     drawn = re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', page)
     assert drawn == ["faulty-0", "faulty-1", "false-claim"]
+    # The page draws the deals the JUnit report fails, the same ones.
+    failed = [case.get("name") for case in ET.parse(junit).iter("testcase") if case.find("failure") is not None]
+    assert drawn == failed
     for line in lines:
         if line["id"].startswith("faulty"):
-            for message in _root_messages(line, language):
+            messages = _root_messages(line, language)
+            assert messages
+            for message in messages:
                 assert message in text
     assert ("Fautes racines" if language == "fr" else "Root faults") in text
     assert "/claims/valid" in text

@@ -23,9 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.contract.claims import true_claims_of
-from service.contract.evaluate import ID_MAX_LENGTH, dump_evaluation, record_of
+from service.contract.evaluate import EVALUATE, ID_MAX_LENGTH, dump_evaluation, record_of
 from service.contract.jsonio import PLAIN_MAX_CONTAINERS, BodyError, NotPlainError, parse_body, plain_items
-from service.contract.records import _PLAN
 from service.randomdeals import random_deal
 from service.rules.deal import evaluate_deal
 
@@ -252,7 +251,7 @@ def test_a_detail_not_offered_is_refused_naming_the_parameter(
 @given(record=valid_records())
 def test_the_claims_read_from_the_evaluation_are_those_of_the_answer(record: dict[str, Any]) -> None:
     # The digest checks claims from the evaluation itself; the full answer's reading is the reference.
-    req = _PLAN.load(record)
+    req = EVALUATE.plan.load(record)
     evaluation = evaluate_deal(record_of(req))
     full = dump_evaluation(evaluation)
     assert true_claims_of(evaluation, record["players"]) == true_claims(full, record["players"])

@@ -181,7 +181,7 @@ def test_the_job_passes_on_good_records_and_fails_with_its_reports_on_a_wrong_cl
     status, runner = run_job(job, release, tmp_path / "good", wrong_claim=False)
     assert status == 0 and junit_failures(runner) == 0
     installed = runner.temp / "tarot-rules" / "bin" / "tarot-rules"
-    assert installed.exists(), "the check ran the command the job installed"
+    assert runner.run("command -v tarot-rules").stdout.strip() == str(installed), "the check ran the job's install"
     # The second run, on the same records but for one wrong claim, reuses pip's cache.
     status, runner = run_job(job, release, tmp_path / "wrong", wrong_claim=True)
     assert status == 1 and junit_failures(runner) == 1

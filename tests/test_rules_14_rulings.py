@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from service import randomdeals
 from service.randomdeals import random_deal, record
-from service.rules.arbitration import AtFault
+from service.rules.arbitration import SECTION, AtFault
 from service.rules.cards import cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, evaluate_deal
 from service.rules.play import legal_cards
@@ -516,3 +516,9 @@ def test_14_6_a_late_poignee_is_ruled_late_whatever_else_is_wrong_with_it() -> N
         assert ev.ruling is not None and ev.ruling.reason is RulingReason.POIGNEE_LATE
         return
     raise AssertionError("no deal to try")
+
+
+def test_14_every_row_names_the_section_that_states_it() -> None:
+    assert set(SECTION) == set(RulingReason)
+    for reason, section in SECTION.items():
+        assert f"({section})" in reason.description, reason

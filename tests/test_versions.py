@@ -20,6 +20,7 @@ from service.spec import (
     UNRELEASED,
     changelog_entries,
     contract_digest,
+    dated_versions,
     precedence,
     release_problems,
 )
@@ -62,7 +63,7 @@ def test_the_changelog_lists_every_release_newest_first_and_the_next_on_top() ->
 
 
 def test_every_released_contract_is_recorded_and_every_record_released() -> None:
-    dated = {version for version, date in changelog_entries(CHANGELOG) if date != UNRELEASED}
+    dated = dated_versions(CHANGELOG)
     builds = {version for version in dated if "+" in version}  # the releases before 1.1.0, all "1.0.0"
     assert set(RELEASES) == dated - builds
     assert all(digest.startswith("sha256:") for digest in RELEASES.values())

@@ -87,9 +87,9 @@ def _variant_field(variant: dataclasses.Field[Any]) -> fields.Field[Any]:
 
 class AnswerSchema(StrictSchema):
     """An object of an answer. Within ``/v1`` the service may give it new fields (the README's
-    version policy), so the contract says ``additionalProperties: true`` for it
-    (:class:`service.api.ContractPlugin`): generated clients then keep the fields
-    they know and let the others be. Loading one here still refuses a field it does not
+    version policy), so the document says ``additionalProperties: true`` for it (the
+    HTTP layer writes the document): generated clients then keep the fields they know and
+    let the others be. Loading one here still refuses a field it does not
     name, which keeps the service's own answers exact in its tests."""
 
 

@@ -418,7 +418,7 @@ def dump_ruling(ruling: Ruling, language: str) -> dict[str, Any]:
         "as_played_scores": list(ruling.as_played.scores),
         "scores": list(ruling.scores),
         "message": render(ruling.message, language),
-        "section": SECTION.get(ruling.reason, "§14.6"),
+        "section": SECTION[ruling.reason],
     }
 
 

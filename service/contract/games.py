@@ -17,7 +17,7 @@ import marshmallow as ma
 from marshmallow import fields
 
 from service.rules.deal import Status, evaluate_deal
-from service.rules.sheet import bilans, dealers_due, draw_for_deal, totals
+from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, totals
 from service.rules.table import MAX_PLAYERS
 from service.rules.verdicts import msg
 from service.texts import DEFAULT_LANGUAGE, render
@@ -31,7 +31,6 @@ from .scoring import SCORE, ScoreRequest, scored
 
 GAME_MAX_DEALS = 100
 """Most deals on one sheet: a club evening is a few dozen."""
-NOT_PLAYED = ("redeal", "void")
 
 
 class EntryBody(StrictNested):
@@ -153,7 +152,7 @@ class GameScoreRequest(StrictSchema):
                     # Evaluated once, here: a record that neither scores, rules nor redeals
                     # (unfinished, or faulty before its end) has no row to give.
                     ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
-                    if ev.score is None and ev.ruling is None and ev.status is not Status.REDEAL:
+                    if marks_of(ev, n) is None:
                         errors.add(("deals", i, "record"), "unscored_record", msg("error.unscored_record"))
         claims = data["claims"]
         if claims is not None:
@@ -220,9 +219,24 @@ class GameScoreResponse(AnswerSchema):
     claims = fields.Nested(SheetClaimsResultSchema, required=True, allow_none=True)
 
 
+_ROW_KEYS = (
+    "index",
+    "kind",
+    "dealer",
+    "dealer_in_turn",
+    "taker",
+    "contract",
+    "not_played",
+    "ruling",
+    "scores",
+    "totals",
+)
+"""A row's fields, in the order the answer gives them (the last two are filled in at the end)."""
+
+
 def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, Any]:
-    row: dict[str, Any] = {"index": index, "kind": None, "dealer": entry["dealer"], "taker": None}
-    row |= {"contract": None, "not_played": None, "ruling": None}
+    row: dict[str, Any] = dict.fromkeys(_ROW_KEYS)
+    row |= {"index": index, "dealer": entry["dealer"]}
     if entry.get("summary") is not None:
         summary, result = scored(entry["summary"])
         return row | {
@@ -235,12 +249,14 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
         req = entry["record"]
         ev = entry["evaluation"]
         row |= {"kind": "record", "dealer": req["dealer"], "taker": ev.taker, "contract": ev.contract}
+        marks = marks_of(ev, n)
+        assert marks is not None, "refused when loaded"
+        row["scores"] = list(marks)
         if ev.status is Status.REDEAL:
-            return row | {"not_played": "redeal", "scores": [0] * n}
+            row["not_played"] = "redeal"
         if ev.ruling is not None:
-            return row | {"ruling": dump_ruling(ev.ruling, language), "scores": list(ev.ruling.scores)}
-        assert ev.score is not None
-        return row | {"scores": list(ev.score.scores)}
+            row["ruling"] = dump_ruling(ev.ruling, language)
+        return row
     return row | {"kind": "not_played", "not_played": entry["not_played"]["reason"], "scores": [0] * n}
 
 
@@ -273,7 +289,7 @@ def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
     answer = {
         "table": req["table"],
         "draw": None if draw is None else {"first_dealer": draw.first_dealer, "redraw": list(draw.redraw)},
-        "deals": [_ordered(row) for row in rows],
+        "deals": rows,
         "bilans": seats,
         "zero_sum": all(sum(m) == 0 for m in marks),
         "claims": None,
@@ -281,24 +297,6 @@ def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
     if req["claims"] is not None:
         answer["claims"] = _check(req["claims"], marks, [s["net"] for s in seats])
     return answer
-
-
-_ROW_KEYS = (
-    "index",
-    "kind",
-    "dealer",
-    "dealer_in_turn",
-    "taker",
-    "contract",
-    "not_played",
-    "ruling",
-    "scores",
-    "totals",
-)
-
-
-def _ordered(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: row[key] for key in _ROW_KEYS}
 
 
 def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int]) -> dict[str, Any]:

@@ -20,10 +20,9 @@ from service.rules.deal import Evaluation
 from service.rules.verdicts import Message, msg
 from service.texts import DEFAULT_LANGUAGE
 
-from .evaluate import ID_MAX_LENGTH, EvaluateRequest, answer_record
+from .evaluate import EVALUATE, ID_MAX_LENGTH, answer_record
 from .fields import FULL, SUMMARY
 from .jsonio import BodyError, parse_body
-from .plans import LoadPlan
 from .problems import FieldError, errors_from_messages, problem_document, whole
 
 LINE_MAX_BYTES = 64 * 1024
@@ -40,8 +39,6 @@ JSON_BATCH_MAX_BYTES = 4 * 1024 * 1024
 """Largest ``application/json`` batch body: it is parsed whole, unlike NDJSON."""
 
 Observer = Callable[[Evaluation], None]
-
-_PLAN = LoadPlan(EvaluateRequest())
 
 
 def _id_of(data: Any) -> str | None:
@@ -106,7 +103,7 @@ def record_item(
     """The item for one parsed record, its texts in ``language``: its ``result``, or with
     ``detail`` summary its ``digest``."""
     try:
-        req = _PLAN.load(data)
+        req = EVALUATE.plan.load(data)
     except ma.ValidationError as exc:
         return problem_item(
             index,

@@ -44,8 +44,15 @@ SECTION: Final = {
     RulingReason.EXPOSED_IMPORTANT_CARD: "§14.3",
     RulingReason.DISCARD_FAULT: "§14.4",
     RulingReason.DEALING_FAULT: "§14.5",
+    RulingReason.POIGNEE_RECTIFIABLE: "§14.6",
+    RulingReason.POIGNEE_UNRECTIFIABLE: "§14.6",
+    RulingReason.POIGNEE_TOO_MANY: "§14.6",
+    RulingReason.POIGNEE_BEFORE_COVERED: "§14.6",
+    RulingReason.POIGNEE_LATE: "§14.6",
+    RulingReason.POIGNEE_EXCUSE: "§14.6",
+    RulingReason.POIGNEE_SECOND: "§14.6",
 }
-"""The section of rules.md each row is stated in; the poignée rows are all §14.6."""
+"""The section of rules.md each row is stated in."""
 
 _PLAY_FAULTS: Final = frozenset(
     {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import EXCUSE, RANK_OF, SUIT_OF, Card, Suit
+from .deal import Evaluation, Status
 from .frozen import copied_by_constructor
 
 # For the draw, equal ranks are told apart by suit, clubs lowest (§15.1).
@@ -43,6 +44,17 @@ def draw_for_deal(cards: Sequence[Card]) -> Draw:
     if redraw:
         return Draw(None, redraw)
     return Draw(min(range(len(cards)), key=lambda seat: draw_rank(cards[seat])), ())
+
+
+def marks_of(evaluation: Evaluation, players: int) -> tuple[int, ...] | None:
+    """A deal record's row of marks, seat 0 first (§15.3): zeros for a deal dealt again by
+    every seat passing, the ruling's for a complete faulty deal (§14), the score's for a valid
+    one; None for a record with no marks (unfinished, or faulty before its end)."""
+    if evaluation.status is Status.REDEAL:
+        return (0,) * players
+    if evaluation.ruling is not None:
+        return evaluation.ruling.scores
+    return None if evaluation.score is None else evaluation.score.scores
 
 
 def dealers_due(first_dealer: int, dealt_again: Sequence[bool], players: int) -> list[int]:

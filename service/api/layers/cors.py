@@ -18,8 +18,7 @@ from typing import Final
 from flask import Flask, Response, request
 from flask_cors import CORS
 
-OPERATIONS: Final = re.compile(r"/v1/.*")
-"""The paths CORS applies to: the operations, not the probes, metrics or docs page."""
+from . import OPERATIONS_PREFIX
 
 ALLOWED_HEADERS: Final = ("Content-Type", "Accept-Language", "X-Request-ID")
 """The request headers the contract reads, which a page may send."""
@@ -80,7 +79,7 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
     everyone = origins == (ANY_ORIGIN,)
     CORS(
         app,
-        resources={OPERATIONS.pattern: {}},
+        resources={re.escape(OPERATIONS_PREFIX) + ".*": {}},
         # Literal strings: flask-cors compares them whole, ignoring case, as origins are.
         origins=ANY_ORIGIN if everyone else list(origins),
         send_wildcard=everyone,
@@ -101,6 +100,6 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
 def _vary_on_origin(response: Response) -> Response:
     # A header line of its own, as the language layer adds its own: parsing and rewriting
     # the answer's Vary would cost more than the rest of CORS.
-    if request.path.startswith("/v1/"):
+    if request.path.startswith(OPERATIONS_PREFIX):
         response.headers.add("Vary", "Origin")
     return response

@@ -21,15 +21,14 @@ from werkzeug.http import parse_accept_header
 
 from service.texts import DEFAULT_LANGUAGE, LANGUAGES
 
+from . import OPERATIONS_PREFIX
+
 if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 LANGUAGE = "tarot.language"
 """WSGI environ key: the request's negotiated language, worked out once."""
 
-# The operations, whose answers hold texts for people. Every other path (the contract, its
-# page, the metrics, the probes) answers in English, but for its problems.
-_OPERATIONS = "/v1/"
 _PROBLEM = "application/problem+json"
 
 
@@ -83,7 +82,9 @@ class Languages:
         self._next = app
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        operation = environ.get("PATH_INFO", "").startswith(_OPERATIONS)
+        # Every path but the operations' (the contract, its page, the metrics, the probes)
+        # answers in English, but for its problems.
+        operation = environ.get("PATH_INFO", "").startswith(OPERATIONS_PREFIX)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             if not operation and not _is_problem(headers):
