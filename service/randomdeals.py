@@ -26,11 +26,11 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, Final
 
+from service.rules.call import lowest_callable_rank
 from service.rules.cards import (
     DECK_SIZE,
-    EXCUSE_BIT,
-    KINGS,
     OUDLERS,
+    PLAIN_SUITS,
     TRUMPS,
     Card,
     CardMask,
@@ -38,13 +38,17 @@ from service.rules.cards import (
     format_card,
     mask_of,
     parse_card,
+    suit_card,
 )
 from service.rules.dealing import is_petit_sec
+from service.rules.discard import discardable_plain
 from service.rules.play import legal_cards, opening_ban, trick_winner
+from service.rules.poignees import showable_cards
 from service.rules.record import DealRecord, PoigneeShown
+from service.rules.replay import opening_leader
 from service.rules.scoring import Contract
 from service.rules.table import TABLES, Table
-from service.rules.variants import FFT, FirstLead, Rules
+from service.rules.variants import FFT, Rules
 
 CHELEM_ANNOUNCED: Final = 0.05
 """How often the taker announces a chelem (§9.6): now and then, whatever his hand."""
@@ -123,17 +127,14 @@ def deal_around(
 
 
 def call(rng: random.Random, hand: CardMask) -> Card:
-    """The called card (§5.1): a king of any suit, his own too; holding all four, a queen; and
-    so on down to a jack."""
-    rank = 14
-    while rank > 11 and all(hand >> (suit * 14 + rank - 1) & 1 for suit in range(4)):
-        rank -= 1
-    return rng.choice([suit * 14 + rank - 1 for suit in range(4)])
+    """The called card (§5.1): a card of the lowest rank the taker may call, of any suit."""
+    rank = lowest_callable_rank(hand)
+    return rng.choice([suit_card(suit, rank) for suit in PLAIN_SUITS])
 
 
 def discard(rng: random.Random, available: CardMask, size: int) -> CardMask:
     """The écart (§4.2): plain cards but kings; trumps but oudlers only where those fall short."""
-    plain = cards_of(available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT)
+    plain = cards_of(discardable_plain(available))
     rng.shuffle(plain)
     chosen = plain[:size]
     if len(chosen) < size:
@@ -175,15 +176,6 @@ def play_out(
     return plays
 
 
-def first_leader(dealer: int, taker: int, players: int, chelem_announced: bool, rules: Rules) -> int:
-    """Who leads the first trick (§2, §9.6): the taker after a chelem announced, else by the rules."""
-    if chelem_announced:
-        return taker
-    if rules.first_lead is FirstLead.AFTER_TAKER:
-        return (taker + 1) % players
-    return (dealer + 1) % players
-
-
 def random_record(seed: int, players: int, rules: Rules = FFT, *, auction: bool = False) -> DealRecord:
     """A complete deal at ``players`` (3, 4 or 5), legally played, the same for the same ``seed``
     (a whole number from 0: ``random.Random`` seeds ``-s`` as ``s``).
@@ -205,7 +197,7 @@ def random_record(seed: int, players: int, rules: Rules = FFT, *, auction: bool 
         discarded = discard(rng, hands[taker] | dog, table.dog_size)
         play_hands[taker] = (hands[taker] | dog) & ~discarded
     chelem = rng.random() < CHELEM_ANNOUNCED
-    leader = first_leader(dealer, taker, players, chelem, rules)
+    leader = opening_leader(dealer, taker, players, chelem, rules)
     plays = play_out(rng, play_hands, leader, called, rules)
     poignees = _poignees(rng, play_hands, taker, discarded, table)
     return DealRecord(
@@ -232,9 +224,7 @@ def _poignees(
     the taker counts the trumps he discarded too."""
     shown: list[PoigneeShown] = []
     for seat, hand in enumerate(hands):
-        trumps = cards_of(hand & TRUMPS)
-        if seat == taker:
-            trumps += cards_of(discarded & TRUMPS)
+        trumps = cards_of(showable_cards(hand, discarded, seat == taker) & TRUMPS)
         if len(trumps) >= table.poignee_sizes[0] and rng.random() < POIGNEE_SHOWN:
             shown.append(PoigneeShown(seat, tuple(sorted(trumps, reverse=True)[: table.poignee_sizes[0]])))
     return tuple(shown)

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from .cards import EXCUSE_BIT, KINGS, OUDLERS, SUIT_OF, TRUMPS, CardMask, count, mask_of
+from .cards import EXCUSE_BIT, KINGS, OUDLERS, SUIT_OF, TRUMPS, CardMask, count
 from .frozen import copied_by_constructor
 from .play import Trick
-from .poignees import showable_cards
+from .poignees import first_card_at, is_second, showable_cards, tier_of
 from .record import DealContext, PoigneeShown
-from .replay import first_leader
 from .scoring import PoigneeSize, Score, Side, Summary, score
 from .verdicts import Decision, Message, RulingReason, Violation, ViolationCode, msg
 
@@ -127,18 +126,19 @@ def rule_deal(
     discard: CardMask,
     tricks: Sequence[Trick],
     taker: int,
-    attack: Sequence[int],
+    side_of: Sequence[Side],
+    opening_leader: int,
     summary: Summary,
 ) -> Ruling:
     """The ruling on a complete deal with violations. ``hands`` are the hands as play began,
-    ``summary`` the deal's summary without its poignées (they are read here, as shown)."""
+    ``side_of`` each seat's side, ``opening_leader`` the seat that led the first trick, and
+    ``summary`` the deal's summary (its poignées are read again here, as shown)."""
     n = deal.record.players
-    side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
     tiers = _tiers_shown(deal)
     as_played = score(summary._replace(poignees=tuple((side_of[p.seat], t) for p, t in tiers if t is not None)))
     won = as_played.won
     roots = [(i, v) for i, v in enumerate(deal.violations) if v.caused_by is None]
-    rows = [_row(i, v, deal, hands, discard, tricks, taker, side_of) for i, v in roots]
+    rows = [_row(i, v, deal, hands, discard, tricks, taker, side_of, opening_leader) for i, v in roots]
     faults = tuple(i for i, _ in roots)
 
     def ruling(decision: Decision, reason: RulingReason, at_fault: AtFault | None, marks: tuple[int, ...]) -> Ruling:
@@ -179,7 +179,7 @@ def _tiers_shown(deal: DealContext) -> list[tuple[PoigneeShown, PoigneeSize | No
     out: list[tuple[PoigneeShown, PoigneeSize | None]] = []
     for p in deal.record.poignees:
         reached = [size for size, shown in zip(PoigneeSize, sizes, strict=True) if len(p.cards) >= shown]
-        second = p.seat in seen or count(mask_of(p.cards)) != len(p.cards)
+        second = is_second(p, seen)
         seen.add(p.seat)
         out.append((p, None if second or not reached else reached[-1]))
     return out
@@ -193,7 +193,8 @@ def _row(
     discard: CardMask,
     tricks: Sequence[Trick],
     taker: int,
-    side_of: list[Side],
+    side_of: Sequence[Side],
+    opening_leader: int,
 ) -> _Row:
     """The row of the table for one root fault."""
     code = v.code
@@ -210,13 +211,13 @@ def _row(
         # A bid or a call the record cannot pin on one seat is the taker's: his contract.
         return _Row(index, RulingReason.AUCTION_FAULT, side or (Side.ATTACK,), True)
     if code in _POIGNEE_FAULTS:
-        return _poignee(index, v, deal, hands, discard, taker, side_of)
+        return _poignee(index, v, deal, hands, discard, taker, side_of, opening_leader)
     # A card played twice, cards beyond the deal's count: with no seat to hold to it, neither
     # side may profit.
     return _Row(index, RulingReason.WRONG_CARD_COUNT, side or (Side.ATTACK, Side.DEFENCE), True)
 
 
-def _lead_out_of_turn(index: int, v: Violation, tricks: Sequence[Trick], taker: int, side_of: list[Side]) -> _Row:
+def _lead_out_of_turn(index: int, v: Violation, tricks: Sequence[Trick], taker: int, side_of: Sequence[Side]) -> _Row:
     """A lead out of turn: covered when the next card is a card of the same suit from the other
     side (no fault); else an exposed card, incorrigible when important and not the taker's."""
     assert v.trick is not None and v.seat is not None
@@ -239,7 +240,8 @@ def _poignee(
     hands: Sequence[CardMask],
     discard: CardMask,
     taker: int,
-    side_of: list[Side],
+    side_of: Sequence[Side],
+    opening_leader: int,
 ) -> _Row:
     """A poignée's presentation fault, by the seed's table (§14.6)."""
     assert v.seat is not None
@@ -251,7 +253,7 @@ def _poignee(
     if v.code is ViolationCode.POIGNEE_EXCUSE:
         return _Row(index, RulingReason.POIGNEE_EXCUSE, side, True)
     if v.code is ViolationCode.POIGNEE_LATE:
-        first = opening_position(deal, taker, seat)
+        first = first_card_at(seat, opening_leader, deal.record.players)
         if shown.shown_at == first + 1:  # after its first card, which the next card had not covered
             return _Row(index, RulingReason.POIGNEE_BEFORE_COVERED, (), None)
         if by_taker:  # not counted if he won, counted if he lost
@@ -263,7 +265,7 @@ def _poignee(
     n = len(shown.cards)
     aim = min((size for size in sizes if size >= n), default=None)
     if aim is not None and held >= aim:
-        tier = list(PoigneeSize)[sizes.index(aim)]
+        tier = tier_of(deal.table, aim)
         return _Row(index, RulingReason.POIGNEE_RECTIFIABLE, (), None, rectified=(shown_index, tier))
     if v.code is ViolationCode.POIGNEE_SIZE and n > sizes[0]:
         # More cards than a tier, and too few trumps held for the next: too many trumps.
@@ -284,12 +286,6 @@ def _poignee_of(deal: DealContext, seat: int) -> tuple[int, PoigneeShown]:
 def _message(decision: Decision, reason: RulingReason, at_fault: AtFault | None) -> Message:
     side = "none" if at_fault is None else at_fault.value
     return msg(f"ruling.{decision.value}", reason=msg(f"ruling.reason.{reason.value}"), side=msg(f"ruling.side.{side}"))
-
-
-def opening_position(deal: DealContext, taker: int, seat: int) -> int:
-    """The position in the plays of ``seat``'s first card: every seat plays once to the
-    opening trick, led by the seat due (§2)."""
-    return (seat - first_leader(deal.record, taker)) % deal.record.players
 
 
 copied_by_constructor(Ruling, _Row)

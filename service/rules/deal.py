@@ -111,7 +111,8 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
     attack = (taker,) if partner is None else tuple(sorted({taker, partner}))
     check_call(deal, dealt, taker)
     discard = check_discard(deal, dealt, hands, contract, taker)
-    poignees = check_poignees(deal, hands, taker, attack, first_leader(record, taker))
+    opening_leader = first_leader(record, taker)
+    poignees = check_poignees(deal, hands, taker, attack, opening_leader)
 
     tricks, trick_masks, next_play = replay(deal, hands, taker, attack)
     complete = len(tricks) == table.tricks and len(tricks[-1].cards) == n
@@ -145,7 +146,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         if valid:
             result = score(summary)
         else:
-            ruling = rule_deal(deal, hands, discard, tricks, taker, attack, summary._replace(poignees=()))
+            ruling = rule_deal(deal, hands, discard, tricks, taker, side_of, opening_leader, summary)
     elif tricks:
         excuse = excuse_so_far(tricks, side_of, record.rules, table.tricks - 1)
     return Evaluation(

@@ -9,6 +9,7 @@ from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, iter_cards, mask
 from .frozen import copied_by_constructor
 from .record import DealContext, PoigneeShown
 from .scoring import PoigneeSize, Side
+from .table import Table
 from .verdicts import CardName, ViolationCode, msg
 
 
@@ -25,6 +26,23 @@ def showable_cards(hand: CardMask, discard: CardMask, taker: bool) -> CardMask:
     return hand | discard & TRUMPS if taker else hand
 
 
+def is_second(p: PoigneeShown, seen_seats: set[int]) -> bool:
+    """Whether ``p`` is a poignée the deal does not count (§9.5): its seat's second (the seats
+    that showed one before are ``seen_seats``), or one showing a card twice."""
+    return p.seat in seen_seats or count(mask_of(p.cards)) != len(p.cards)
+
+
+def tier_of(table: Table, cards: int) -> PoigneeSize:
+    """The tier of a poignée of exactly ``cards`` trumps at ``table`` (§9.5)."""
+    return list(PoigneeSize)[table.poignee_sizes.index(cards)]
+
+
+def first_card_at(seat: int, opening_leader: int, players: int) -> int:
+    """How many cards of the deal are played before ``seat``'s first: every seat plays once to
+    the opening trick, led by ``opening_leader`` (§2)."""
+    return (seat - opening_leader) % players
+
+
 def check_poignees(
     deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int], opening_leader: int
 ) -> list[PoigneeResult]:
@@ -37,7 +55,7 @@ def check_poignees(
     seen_seats: set[int] = set()
     for p in r.poignees:
         shown = mask_of(p.cards)
-        if p.seat in seen_seats or count(shown) != len(p.cards):
+        if is_second(p, seen_seats):
             deal.report(
                 ViolationCode.POIGNEE_DUPLICATE,
                 msg("violation.poignee_duplicate", seat=p.seat),
@@ -97,15 +115,14 @@ def check_poignees(
 def _late(deal: DealContext, p: PoigneeShown, opening_leader: int) -> bool:
     """Whether ``p`` was shown after its owner's first card (reported): every seat plays once
     to the opening trick, so its first card is there."""
-    if p.shown_at is None or p.shown_at <= (p.seat - opening_leader) % deal.record.players:
+    if p.shown_at is None or p.shown_at <= first_card_at(p.seat, opening_leader, deal.record.players):
         return False
     deal.report(ViolationCode.POIGNEE_LATE, msg("violation.poignee_late", seat=p.seat), seat=p.seat, trick=0)
     return True
 
 
 def _result(seat: int, shown: int, attack: Sequence[int], deal: DealContext) -> PoigneeResult:
-    size = list(PoigneeSize)[deal.table.poignee_sizes.index(shown)]
-    return PoigneeResult(seat, Side.ATTACK if seat in attack else Side.DEFENCE, size)
+    return PoigneeResult(seat, Side.ATTACK if seat in attack else Side.DEFENCE, tier_of(deal.table, shown))
 
 
 copied_by_constructor(PoigneeResult)

@@ -18,7 +18,7 @@ from .frozen import copied_by_constructor
 from .play import Trick, best_card, clause, legal_cards, opening_ban, violation_message
 from .record import DealContext, DealRecord
 from .table import TABLES
-from .variants import FirstLead
+from .variants import FirstLead, Rules
 from .verdicts import CardName, Message, ViolationCode, msg
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
@@ -40,12 +40,19 @@ Played = tuple[list[Trick], list[CardMask], NextPlay | None]
 """The play as read: the tricks, the cards of each as a mask (for the count), who plays next."""
 
 
-def first_leader(r: DealRecord, taker: int) -> int:
-    if r.chelem_announced:
+def opening_leader(dealer: int, taker: int, players: int, chelem_announced: bool, rules: Rules) -> int:
+    """Who leads the first trick (§2, §9.6): the taker after a chelem announced, else the seat
+    the rules name (the dealer's next, or the taker's under a variant)."""
+    if chelem_announced:
         return taker
-    if r.rules.first_lead is FirstLead.AFTER_TAKER:
-        return (taker + 1) % r.players
-    return (r.dealer + 1) % r.players
+    if rules.first_lead is FirstLead.AFTER_TAKER:
+        return (taker + 1) % players
+    return (dealer + 1) % players
+
+
+def first_leader(r: DealRecord, taker: int) -> int:
+    """Who leads the first trick of the deal ``r`` taken by ``taker``."""
+    return opening_leader(r.dealer, taker, r.players, r.chelem_announced, r.rules)
 
 
 def replay(deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int]) -> Played:
