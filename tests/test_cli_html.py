@@ -13,7 +13,7 @@ import pytest
 from service.contract.evaluate import EVALUATE
 from service.randomdeals import random_deal
 
-from .commandline import tarot_rules, write_ndjson
+from .commandline import summary, tarot_rules, write_ndjson
 from .mutations import mutate
 from .test_docs_browser import BROWSER
 
@@ -144,3 +144,20 @@ document.body.setAttribute("data-probe", [box.width > 0 && box.height > 0, style
     assert visible == "true" and visibility == "visible" and background == "rgb(255, 217, 217)" and card
     console = [line for line in run.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == []
+
+
+def test_the_page_s_counts_by_file_add_up_to_the_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The page counts by file, the terminal in all: two files, one with a line that is no deal.
+    first, _ = _log(tmp_path)
+    second = write_ndjson(tmp_path / "more.ndjson", [{**random_deal(seed, 3), "id": f"m-{seed}"} for seed in range(4)])
+    second.write_text(second.read_text(encoding="utf-8") + '{"players": 9}\n', encoding="utf-8")
+    _, out, _ = tarot_rules(capsys, "replay", first, second, "--html", tmp_path / "report.html")
+    page = _page(tmp_path / "report.html")
+    table = page[page.index('<table class="summary">') : page.index("</table>")]
+    rows = [[int(n) for n in re.findall(r"<td>(\d+)</td>", row)] for row in table.split("<tr>")[2:]]
+    assert len(rows) == 2
+    totals = [sum(column) for column in zip(*rows, strict=True)]
+    said = summary(out)
+    labels = ("records", "valid", "faulty", "malformed", "claims disagreeing")
+    assert totals == [said[label] for label in labels]
+    assert said["malformed"] == 1 and said["claims disagreeing"] == 1

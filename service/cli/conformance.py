@@ -291,25 +291,11 @@ def run_cases(cases: Iterable[Case], skips: Sequence[tuple[str, str]], implement
             continue
         differences = compare(case, answer)
         if differences:
-            drawn = drawing(case.request, answer) if _is_evaluation(answer) else None
+            drawn = drawing(case.request, answer)
             outcomes.append(Outcome(case, FAILED, tuple(differences), faults=faults_of(answer), drawing=drawn))
         else:
             outcomes.append(Outcome(case, PASSED))
     return outcomes
-
-
-def _is_evaluation(answer: Any) -> bool:
-    # An answer under test is not trusted: drawn only when its tricks are what a drawing reads.
-    tricks = answer.get("tricks") if isinstance(answer, dict) else None
-    return isinstance(tricks, list) and all(
-        isinstance(t, dict)
-        and isinstance(t.get("leader"), int)
-        and not isinstance(t.get("leader"), bool)
-        and isinstance(t.get("winner"), int | None)
-        and isinstance(t.get("cards"), list)
-        and all(isinstance(c, str) for c in t["cards"])
-        for t in tricks
-    )
 
 
 @dataclass

@@ -100,7 +100,7 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
     )
 
 
-def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any]:
+def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any] | None:
     """What a report draws of a failing deal: its tricks, contract, taker and partner from the
     answer, its dog and discard from the record, its ruling or score."""
     sent = record.payload
@@ -112,8 +112,12 @@ def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any]:
     return drawing(sent, result)
 
 
-def drawing(sent: Any, result: dict[str, Any]) -> dict[str, Any]:
-    """What a report draws of a deal from its request ``sent`` and the evaluation ``result``."""
+def drawing(sent: Any, result: Any) -> dict[str, Any] | None:
+    """What a report draws of a deal from its request ``sent`` and the evaluation ``result``;
+    None when ``result`` has no tricks to draw (another operation's answer, or an answer
+    under test that is not what it should be: it is not trusted)."""
+    if not _drawable(result):
+        return None
     if not isinstance(sent, dict):
         sent = {}
     score = result.get("score")
@@ -129,6 +133,19 @@ def drawing(sent: Any, result: dict[str, Any]) -> dict[str, Any]:
         "ruling": ruling if isinstance(ruling, dict) else None,
         "scores": score.get("scores") if isinstance(score, dict) else None,
     }
+
+
+def _drawable(answer: Any) -> bool:
+    tricks = answer.get("tricks") if isinstance(answer, dict) else None
+    return isinstance(tricks, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("leader"), int)
+        and not isinstance(t.get("leader"), bool)
+        and isinstance(t.get("winner"), int | None)
+        and isinstance(t.get("cards"), list)
+        and all(isinstance(c, str) for c in t["cards"])
+        for t in tricks
+    )
 
 
 def _players(result: dict[str, Any]) -> int:
