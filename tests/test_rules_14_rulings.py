@@ -93,6 +93,7 @@ class PoigneeRow:
     excuse: bool = False
     shown_at: Callable[[int], int] | None = None  # from the owner's position in the opening trick
     shuffled: bool = False
+    second: bool = False  # the seat shows the same poignée again
 
 
 def trumps_of(hand: list[str]) -> list[str]:
@@ -106,6 +107,7 @@ def _rows() -> list[PoigneeRow]:
     every = trumps_of
     short = lambda h: trumps_of(h)[1:]  # noqa: E731
     with_excuse = lambda h: [*trumps_of(h)[1:], "EX"]  # noqa: E731
+    twice = lambda h: [*trumps_of(h), trumps_of(h)[0]]  # noqa: E731
     return [
         PoigneeRow("disorderly", 0, every, False, None, None, None, None, "kept", shuffled=True),
         PoigneeRow(
@@ -227,6 +229,53 @@ def _rows() -> list[PoigneeRow]:
             "kept",
             excuse=True,
         ),
+        # The taker's column of the rows above whose ruling does not turn on who won.
+        PoigneeRow(
+            "incomplete_rectifiable_by_taker",
+            0,
+            short,
+            True,
+            None,
+            reasons.POIGNEE_RECTIFIABLE,
+            counted,
+            None,
+            "rectified",
+        ),
+        PoigneeRow(
+            "before_covered_by_taker",
+            0,
+            every,
+            True,
+            None,
+            reasons.POIGNEE_BEFORE_COVERED,
+            counted,
+            None,
+            "kept",
+            shown_at=lambda first: first + 1,
+        ),
+        PoigneeRow(
+            "excuse_by_taker_won", 0, with_excuse, True, True, reasons.POIGNEE_EXCUSE, void, attack, "kept", excuse=True
+        ),
+        PoigneeRow(
+            "excuse_by_taker_lost",
+            0,
+            with_excuse,
+            True,
+            False,
+            reasons.POIGNEE_EXCUSE,
+            counted,
+            attack,
+            "kept",
+            excuse=True,
+        ),
+        # A seat's second poignée, or a card shown twice: counted without it, both columns. The
+        # first poignée of a seat showing twice keeps its bonus; one listing a card twice has none.
+        PoigneeRow("second_by_taker", 0, every, True, None, reasons.POIGNEE_SECOND, counted, None, "kept", second=True),
+        PoigneeRow(
+            "second_by_defender", 0, every, False, None, reasons.POIGNEE_SECOND, counted, None, "kept", second=True
+        ),
+        PoigneeRow("card_twice_by_taker", 0, twice, True, None, reasons.POIGNEE_SECOND, counted, None, "none"),
+        PoigneeRow("card_twice_by_defender", 0, twice, False, None, reasons.POIGNEE_SECOND, counted, None, "none"),
     ]
 
 
@@ -249,7 +298,7 @@ def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
         poignee: dict[str, Any] = {"seat": seat, "cards": shown}
         if row.shown_at is not None:
             poignee["shown_at"] = row.shown_at((seat - dealer - 1) % players)
-        d["poignees"] = [poignee]
+        d["poignees"] = [poignee, dict(poignee)] if row.second else [poignee]
         ev = evaluate(d)
         if (seat in ev.attack) != row.by_taker:
             continue  # five players: the called partner is no defender
@@ -259,39 +308,47 @@ def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
     raise AssertionError(f"{row.name} at {players}: no deal")
 
 
+def marks(ev: Evaluation, base: tuple[int, ...], won: bool, bonus: int) -> tuple[int, ...]:
+    """Every seat's mark by §9.3: ``base`` (the deal scored without poignées) and ``bonus``, the
+    poignée points counted, which go to the side that wins the deal (§9.5). A defender's share
+    is −1; the taker's 2 at three players, 3 at four; at five the taker's 2 and the partner's 1,
+    or 4 for a taker alone."""
+    assert ev.taker is not None
+    n, taker = len(base), ev.taker
+    partners = [s for s in ev.attack if s != taker]
+    taker_share = {3: 2, 4: 3, 5: 4 if not partners else 2}[n]
+    signed = bonus if won else -bonus
+    share = [taker_share if s == taker else 1 if s in partners else -1 for s in range(n)]
+    return tuple(b + k * signed for b, k in zip(base, share, strict=True))
+
+
 @pytest.mark.parametrize("players", [4, 5])
 @pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
 def test_14_6_poignee_table(players: int, row: PoigneeRow) -> None:
-    _, ev = poignee_deal(players, row)
+    d, ev = poignee_deal(players, row)
+    # The same deal without its poignées is valid (a poignée is its only fault): its marks are
+    # the base every seat's mark is stated from.
+    plain = evaluate({**d, "poignees": []})
+    assert plain.valid and plain.score is not None and plain.attack == ev.attack
+    base, won = plain.score.scores, plain.score.won
     if row.reason is None:  # cards listed out of order: no fault, the poignée counted
         assert ev.valid and ev.ruling is None and ev.score is not None
-        assert abs(ev.score.poignees) == BONUS[1]
+        assert ev.score.scores == marks(ev, base, won, BONUS[1])
         return
     ruling = ev.ruling
     assert ruling is not None
     assert (ruling.reason, ruling.decision, ruling.side_at_fault) == (row.reason, row.decision, row.at_fault)
     assert ruling.faults == tuple(roots(ev))
-    as_played = ruling.as_played
+    assert ruling.as_played.won == won
+    # As played, a poignée counts at the tier its cards reach (over a tier: at it), none below
+    # the smallest tier or for a seat's second one (§14.1).
+    shown_bonus = 0 if row.bonus in ("none", "rectified") else BONUS[1]
+    assert ruling.as_played.scores == marks(ev, base, won, shown_bonus)
     if row.decision is Decision.VOID:
         assert ruling.scores == (0,) * players
         return
-    bonus = abs(as_played.poignees)
-    assert bonus == (0 if row.bonus in ("none", "rectified") else BONUS[1])  # over a tier: counted at it
-    for seat in range(players):
-        if seat in ev.attack:
-            continue
-        # A defender pays a bonus when the attack won, and is paid it when it lost (§9.5).
-        pays = -1 if as_played.won else 1
-        want = {
-            "kept": as_played.scores[seat],
-            "none": as_played.scores[seat],
-            "dropped": as_played.scores[seat] - pays * bonus,
-            "rectified": as_played.scores[seat] + pays * BONUS[1],
-        }[row.bonus]
-        assert ruling.scores[seat] == want
-    assert sum(ruling.scores) == 0
-    if row.bonus in ("kept", "none"):
-        assert ruling.scores == as_played.scores
+    ruled_bonus = {"kept": BONUS[1], "none": 0, "dropped": 0, "rectified": BONUS[1]}[row.bonus]
+    assert ruling.scores == marks(ev, base, won, ruled_bonus)
 
 
 # Faults of one seat's play: swap, in a legal deal, a seat's card for a card of its own hand
