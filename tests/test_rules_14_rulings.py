@@ -24,7 +24,7 @@ from service.rules.cards import cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, evaluate_deal
 from service.rules.play import legal_cards
 from service.rules.table import TABLES
-from service.rules.verdicts import Decision, RulingReason, ViolationCode
+from service.rules.verdicts import Decision, RulingReason, Violation, ViolationCode
 
 from .mutations import KINDS, mutate, roots
 
@@ -524,6 +524,69 @@ POIGNEE_CODES = {
     ViolationCode.POIGNEE_DUPLICATE,
     ViolationCode.POIGNEE_LATE,
 }
+PLAY_FAULTS = {
+    ViolationCode.RENOUNCE,
+    ViolationCode.MUST_TRUMP,
+    ViolationCode.MUST_OVERTRUMP,
+    ViolationCode.CALLED_SUIT_LEAD,
+    ViolationCode.CARD_NOT_IN_HAND,
+}
+AUCTION_FAULTS = {ViolationCode.BID_ORDER, ViolationCode.BID_NOT_HIGHER, ViolationCode.BAD_CALL}
+DISCARD_FAULTS = {
+    ViolationCode.DISCARD_SIZE,
+    ViolationCode.DISCARD_NOT_HELD,
+    ViolationCode.DISCARD_KING_OR_BOUT,
+    ViolationCode.DISCARD_TRUMP,
+}
+WON_DECIDES = {
+    RulingReason.COMPLETED_RENOUNCE,
+    RulingReason.WRONG_CARD_COUNT,
+    RulingReason.AUCTION_FAULT,
+    RulingReason.DISCARD_FAULT,
+    RulingReason.EXPOSED_IMPORTANT_CARD,
+}
+"""The rows of §14.2-§14.4 whose decision turns on who won: void if the side at fault did."""
+BOTH = {AtFault.ATTACK, AtFault.DEFENCE}
+ON_TOP = ("discard_king_played", "poignee_size", "poignee_card", "poignee_excuse", "poignee_late")
+"""Mutations that leave the plays alone, so that they still apply to a deal already made faulty."""
+
+
+def dealing_fault(v: Violation) -> bool:
+    """A fault of the deal itself (§14.5): a hand's size, a card dealt (not played) twice, a
+    petit sec played."""
+    dealt_twice = v.code is ViolationCode.DUPLICATE_CARD and v.trick is None
+    return v.code in (ViolationCode.HAND_SIZE, ViolationCode.PETIT_SEC) or dealt_twice
+
+
+def sides_at_fault(ev: Evaluation, v: Violation) -> set[AtFault] | None:
+    """The sides a root fault puts at fault by its row of §14.2-§14.4 and §14.6, for the codes
+    whose row the code alone decides; None for the others (a lead out of turn may be covered,
+    a poignée rectified) and for the faults of the deal (nobody's)."""
+    side = None if v.seat is None else AtFault.ATTACK if v.seat in ev.attack else AtFault.DEFENCE
+    if v.code in PLAY_FAULTS or v.code is ViolationCode.POIGNEE_EXCUSE:
+        return {side} if side is not None else None
+    if v.code in AUCTION_FAULTS:
+        return {side or AtFault.ATTACK}  # no seat named: the taker's contract
+    if v.code in DISCARD_FAULTS:
+        return {AtFault.ATTACK}
+    if v.code is ViolationCode.PLAYS_LENGTH or (v.code is ViolationCode.DUPLICATE_CARD and v.trick is not None):
+        return {side} if side is not None else set(BOTH)  # no seat to hold to it: both
+    return None
+
+
+def dealt_wrong(d: Deal, how: str | None) -> Deal:
+    """``d`` with a fault of the deal put into it: a card moved from one hand to the next
+    (two hands of the wrong size), or a card of one hand dealt again in place of one of the
+    next hand's."""
+    if how is None:
+        return d
+    hands = [list(h) for h in d["hands"]]
+    card = hands[0][0]
+    if how == "hand_size":
+        hands[0], hands[1] = hands[0][1:], [*hands[1], card]
+    else:
+        hands[1] = [card, *hands[1][1:]]
+    return {**d, "hands": hands}
 
 
 @SETTINGS
@@ -532,12 +595,19 @@ POIGNEE_CODES = {
     seed=st.integers(0, 10_000),
     players=st.sampled_from([3, 4, 5]),
     cut=st.sampled_from([0, 0, 0, 1, 7]),
+    also=st.sampled_from([None, None, *ON_TOP]),
+    dealt=st.sampled_from([None, None, None, None, "hand_size", "dealt_twice"]),
 )
-def test_14_ruling_properties_over_mutated_deals(kind: str, seed: int, players: int, cut: int) -> None:
+def test_14_ruling_properties_over_mutated_deals(
+    kind: str, seed: int, players: int, cut: int, also: str | None, dealt: str | None
+) -> None:
     m = mutate(kind, seed, players)
     assume(m is not None)
     assert m is not None
-    d = m.deal if not cut else {**m.deal, "plays": m.deal["plays"][:-cut]}
+    d = m.deal
+    if also is not None:  # a second fault, often of another seat or side: several roots
+        d = getattr(KINDS[also](d, random.Random(f"{also}/{seed}")), "deal", d)
+    d = dealt_wrong(d if not cut else {**d, "plays": d["plays"][:-cut]}, dealt)
     ev = evaluate(d)
     complete = ev.status.value == "complete"
     assert (ev.ruling is not None) == (complete and not ev.valid)
@@ -548,9 +618,41 @@ def test_14_ruling_properties_over_mutated_deals(kind: str, seed: int, players: 
     assert ruling.faults == tuple(roots(ev))
     if ruling.decision in (Decision.VOID, Decision.REDEAL):
         assert ruling.scores == (0,) * players
-    root_codes = {ev.violations[i].code for i in ruling.faults}
+    root_faults = [ev.violations[i] for i in ruling.faults]
+    root_codes = {v.code for v in root_faults}
     if ruling.decision is Decision.COUNTED and not root_codes & POIGNEE_CODES:
         assert ruling.scores == ruling.as_played.scores
+
+    # §14.1: a fault of the deal anywhere makes the ruling a new deal, and only one does.
+    dealing = any(dealing_fault(v) for v in root_faults)
+    assert (ruling.decision is Decision.REDEAL) == dealing
+    if dealing:
+        assert (ruling.reason, ruling.side_at_fault) == (RulingReason.DEALING_FAULT, None)
+        return
+    assert ruling.reason is not RulingReason.DEALING_FAULT
+
+    # §14.1: roots on both sides make the deal void, whichever side won: the sides each root
+    # puts at fault (where its code decides it) are among the ruling's.
+    stated = [sides_at_fault(ev, v) for v in root_faults]
+    known: set[AtFault] = set().union(*(x for x in stated if x is not None))
+    held = BOTH if ruling.side_at_fault is AtFault.BOTH else {ruling.side_at_fault} - {None}
+    assert known <= held
+    if held == BOTH:
+        assert ruling.decision is Decision.VOID
+        # A fault no seat can be held to is a row of its own (§14.2: wrong_card_count, both).
+        seatless = any(x == BOTH for x in stated)
+        assert ruling.reason is (RulingReason.WRONG_CARD_COUNT if seatless else RulingReason.BOTH_SIDES_AT_FAULT)
+    if ruling.reason is RulingReason.BOTH_SIDES_AT_FAULT:
+        assert held == BOTH
+
+    # §14.2-§14.4: the side at fault must not profit: void exactly when it won as played, else
+    # counted as played (a poignée's row may still drop its bonus).
+    if ruling.reason in WON_DECIDES and held != BOTH:
+        assert ruling.side_at_fault in BOTH
+        side_won = ruling.as_played.won == (ruling.side_at_fault is AtFault.ATTACK)
+        assert ruling.decision is (Decision.VOID if side_won else Decision.COUNTED)
+        if not side_won and not root_codes & POIGNEE_CODES:
+            assert ruling.scores == ruling.as_played.scores
 
 
 def test_14_6_a_late_poignee_is_ruled_late_whatever_else_is_wrong_with_it() -> None:
