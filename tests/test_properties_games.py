@@ -186,10 +186,19 @@ def test_claims_agree_with_the_answer_and_one_wrong_bilan_is_named(
     wrong = list(nets)
     wrong[seat] += data.draw(st.integers(-1000, 1000).filter(bool))
     checked = post(client, GAME, {**game, "claims": {"net": wrong, "rows": rows}})["claims"]
-    assert checked == {
-        "agree": False,
-        "mismatches": [{"pointer": f"/claims/net/{seat}", "claimed": wrong[seat], "correct": nets[seat]}],
-    }
+    net_mismatch = {"pointer": f"/claims/net/{seat}", "claimed": wrong[seat], "correct": nets[seat]}
+    assert checked == {"agree": False, "mismatches": [net_mismatch]}
+    if not rows:
+        return
+    # One wrong mark in the rows, the nets right: that cell alone is named, then with the net.
+    i, s = data.draw(st.integers(0, len(rows) - 1)), data.draw(st.integers(0, n - 1))
+    bad_rows = [list(row) for row in rows]
+    bad_rows[i][s] += data.draw(st.integers(-1000, 1000).filter(bool))
+    row_mismatch = {"pointer": f"/claims/rows/{i}/{s}", "claimed": bad_rows[i][s], "correct": rows[i][s]}
+    checked = post(client, GAME, {**game, "claims": {"net": nets, "rows": bad_rows}})["claims"]
+    assert checked == {"agree": False, "mismatches": [row_mismatch]}
+    checked = post(client, GAME, {**game, "claims": {"net": wrong, "rows": bad_rows}})["claims"]
+    assert checked == {"agree": False, "mismatches": [net_mismatch, row_mismatch]}
 
 
 @SETTINGS
