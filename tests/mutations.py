@@ -127,7 +127,7 @@ def _dealer_changed(d: Deal, rng: random.Random) -> Mutation | None:
     return Mutation("dealer_changed", {**d, "dealer": dealer}, 0, seats_of_plays(d)[0])
 
 
-def _play_hands(d: Deal) -> list[list[str]]:
+def play_hands(d: Deal) -> list[list[str]]:
     """Each seat's hand as play starts (the taker's after the dog and the discard)."""
     hands = [list(h) for h in d["hands"]]
     if d["contract"] in ("prise", "garde"):
@@ -139,7 +139,7 @@ def _play_hands(d: Deal) -> list[list[str]]:
 def _poignee_size(d: Deal, rng: random.Random) -> Mutation | None:
     """A seat shows every trump it holds, a number that is no tier's."""
     sizes = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}[d["players"]]
-    hands = _play_hands(d)
+    hands = play_hands(d)
     fits = [s for s, h in enumerate(hands) if 0 < sum(c.endswith("T") for c in h) not in sizes]
     if not fits:
         return None
@@ -152,7 +152,7 @@ def _poignee_size(d: Deal, rng: random.Random) -> Mutation | None:
 def _poignee_card(d: Deal, rng: random.Random) -> Mutation | None:
     """A seat shows a simple poignée with a trump it does not hold among its own."""
     size = {3: 13, 4: 10, 5: 8}[d["players"]]
-    hands = _play_hands(d)
+    hands = play_hands(d)
     seat = rng.randrange(d["players"])
     mine = [c for c in hands[seat] if c.endswith("T")]
     if seat == d["taker"]:
@@ -167,7 +167,7 @@ def _poignee_card(d: Deal, rng: random.Random) -> Mutation | None:
 def _poignee_excuse(d: Deal, rng: random.Random) -> Mutation | None:
     """The Excuse shown in a poignée while a trump stays hidden."""
     size = {3: 13, 4: 10, 5: 8}[d["players"]]
-    hands = _play_hands(d)
+    hands = play_hands(d)
     fits = [s for s, h in enumerate(hands) if "EX" in h and sum(c.endswith("T") for c in h) >= size]
     if not fits:
         return None
@@ -182,7 +182,7 @@ def _poignee_late(d: Deal, rng: random.Random) -> Mutation | None:
     """A simple poignée shown after its owner's first card (``shown_at``), at a moment drawn
     from the rest of the deal."""
     size = {3: 13, 4: 10, 5: 8}[d["players"]]
-    hands = _play_hands(d)
+    hands = play_hands(d)
     if d["contract"] in ("prise", "garde"):  # the taker may show again the trumps he discarded
         hands[d["taker"]] += [c for c in d["discard"] if c.endswith("T")]
     fits = [s for s, h in enumerate(hands) if sum(c.endswith("T") for c in h) >= size]

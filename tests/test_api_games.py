@@ -15,7 +15,7 @@ from service.randomdeals import random_deal
 from service.rules.cards import CARD_BY_CODE
 from service.rules.sheet import draw_for_deal, draw_rank
 
-from .mutations import mutate
+from .mutations import faulty
 
 PATH = "/v1/games/score"
 SHEET = SCORE_GAME["rulebookSheet"]["value"]
@@ -81,13 +81,13 @@ def test_15_4_a_claimed_bilan_with_one_wrong_number_disagrees_there(client: Flas
 
 def test_15_a_record_scores_as_it_evaluates_and_a_faulty_one_by_its_ruling(client: FlaskClient) -> None:
     valid = random_deal(3, 4)
-    faulty = next(m.deal for seed in range(50) if (m := mutate("swapped_pair", seed, 4)) is not None)
-    body = {"players": 4, "deals": [{"record": valid}, {"record": faulty}, {"not_played": {"reason": "void"}}]}
+    wrong = next(m.deal for m, _ in faulty("swapped_pair", range(50), 4))
+    body = {"players": 4, "deals": [{"record": valid}, {"record": wrong}, {"not_played": {"reason": "void"}}]}
     rows = post(client, body)["deals"]
-    evaluated = [client.post("/v1/deals/evaluate", json=d).get_json() for d in (valid, faulty)]
+    evaluated = [client.post("/v1/deals/evaluate", json=d).get_json() for d in (valid, wrong)]
     assert rows[0]["scores"] == evaluated[0]["score"]["scores"] and rows[0]["ruling"] is None
     assert rows[1]["scores"] == evaluated[1]["ruling"]["scores"]
-    assert rows[1]["ruling"] == evaluated[1]["ruling"]
+    assert rows[1]["ruling"] is not None and rows[1]["ruling"] == evaluated[1]["ruling"]
     assert rows[2] | {"totals": None} == {
         "index": 2,
         "kind": "not_played",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -14,7 +15,7 @@ from service.contract.evaluate import EVALUATE
 from service.randomdeals import random_deal
 
 from .commandline import summary, tarot_rules, write_ndjson
-from .mutations import mutate
+from .mutations import faulty
 from .test_docs_browser import BROWSER
 
 
@@ -23,8 +24,9 @@ def _log(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
     lines: list[dict[str, Any]] = []
     for seed in range(12):
         lines.append({**random_deal(seed, 4), "id": f"valid-{seed}"})
-    faulty = [m.deal for seed in range(40) if (m := mutate("swapped_pair", seed, 4)) is not None][:2]
-    lines += [{**d, "id": f"faulty-{i}"} for i, d in enumerate(faulty)]
+    wrong = [m.deal for m, _ in itertools.islice(faulty("swapped_pair", range(40), 4), 2)]
+    assert len(wrong) == 2
+    lines += [{**d, "id": f"faulty-{i}"} for i, d in enumerate(wrong)]
     lines.append({**random_deal(3, 5), "id": "false-claim", "claims": {"valid": False}})
     return write_ndjson(tmp_path / "log.ndjson", lines), lines
 

@@ -26,7 +26,7 @@ from service.rules.play import legal_cards
 from service.rules.table import TABLES
 from service.rules.verdicts import Decision, RulingReason, Violation, ViolationCode
 
-from .mutations import KINDS, mutate, roots
+from .mutations import KINDS, faulty, mutate, play_hands, roots
 
 Deal = dict[str, Any]
 BONUS = {1: 20, 2: 30, 3: 40}
@@ -368,7 +368,7 @@ def _first_swap(d: Deal, code: ViolationCode) -> tuple[Deal, Evaluation] | None:
     n = d["players"]
     ev = evaluate(d)
     plays = [parse_card(c) for c in d["plays"]]
-    live = _play_hands(d)
+    live = [mask_of(parse_card(c) for c in h) for h in play_hands(d)]
     ban = parse_card(d["called_card"]) if n == 5 and d["called_card"] else None
     for t, trick in enumerate(ev.tricks):
         for pos, card in enumerate(trick.cards):
@@ -386,16 +386,6 @@ def _first_swap(d: Deal, code: ViolationCode) -> tuple[Deal, Evaluation] | None:
                 if len(rs) == 1 and got.violations[rs[0]].code is code:
                     return bad, got
     return None
-
-
-def _play_hands(d: Deal) -> list[int]:
-    hands = [mask_of(parse_card(c) for c in h) for h in d["hands"]]
-    if d["contract"] in ("prise", "garde"):
-        taker = d["taker"]
-        hands[taker] = (hands[taker] | mask_of(parse_card(c) for c in d["dog"])) & ~mask_of(
-            parse_card(c) for c in d["discard"]
-        )
-    return hands
 
 
 def check_incorrigible(ev: Evaluation, seat: int, reason: RulingReason) -> bool:
@@ -429,11 +419,7 @@ def test_14_2_completed_renounce_by_one_seat(players: int, code: ViolationCode) 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_14_4_discard_fault_by_the_taker(players: int) -> None:
     outcomes = set()
-    for seed in range(200):
-        m = mutate("discard_king_swapped", seed, players)
-        if m is None:
-            continue
-        ev = evaluate(m.deal)
+    for m, ev in faulty("discard_king_swapped", range(200), players):
         if [ev.violations[i].code for i in roots(ev)] != [ViolationCode.DISCARD_KING_OR_BOUT]:
             continue
         outcomes.add(check_incorrigible(ev, m.deal["taker"], RulingReason.DISCARD_FAULT))
@@ -445,11 +431,8 @@ def test_14_4_discard_fault_by_the_taker(players: int) -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_14_6_excuse_shown_while_a_trump_is_kept(players: int) -> None:
     outcomes = set()
-    for seed in range(3000):
-        m = mutate("poignee_excuse", seed, players)  # a seat holding the Excuse and a tier's trumps
-        if m is None:
-            continue
-        ev = evaluate(m.deal)
+    # A seat holding the Excuse and a tier's trumps shows the Excuse in place of one.
+    for m, ev in faulty("poignee_excuse", range(3000), players):
         if [ev.violations[i].code for i in roots(ev)] != [ViolationCode.POIGNEE_EXCUSE]:
             continue
         ruling = ev.ruling
@@ -505,10 +488,7 @@ def test_14_valid_deals_and_deals_in_progress_carry_no_ruling(players: int) -> N
         assert ev.valid and ev.ruling is None and ev.score is not None
         partial = evaluate({**d, "plays": d["plays"][: len(d["plays"]) // 2]})
         assert partial.ruling is None
-    for seed in range(60):
-        m = mutate("swapped_pair", seed, players)
-        if m is None:
-            continue
+    for m, _ in faulty("swapped_pair", range(60), players):
         cut = evaluate({**m.deal, "plays": m.deal["plays"][: len(m.deal["plays"]) - 1]})
         if not cut.valid:
             assert cut.ruling is None  # faulty but not complete: no ruling yet
