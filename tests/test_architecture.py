@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from .fresh import modules_after
 from .serving import ROOT
 
 PYPROJECT = ROOT / "pyproject.toml"
@@ -98,7 +99,6 @@ with contextlib.redirect_stdout(io.StringIO()):
         main(json.loads(sys.argv[1]))
     except SystemExit:
         pass
-print(json.dumps(sorted(sys.modules)))
 """
 
 
@@ -107,10 +107,7 @@ def test_the_command_line_loads_no_web_framework(command: str, tmp_path: Path) -
     log = tmp_path / "deals.ndjson"
     log.write_text((ROOT / "tests" / "golden" / "deals.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n")
     argv = [arg.format(log=log, out=tmp_path / "report.html") for arg in COMMANDS[command]]
-    out = subprocess.run(
-        [sys.executable, "-c", PROGRAM, json.dumps(argv)], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
-    loaded = json.loads(out.stdout.splitlines()[-1])
+    loaded = modules_after(PROGRAM, json.dumps(argv), cwd=tmp_path)
     assert "service.cli" in loaded
     assert sorted(m for m in loaded if m.split(".")[0] in WEB) == []
 

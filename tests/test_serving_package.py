@@ -3,22 +3,9 @@ reading gunicorn's settings file) loads neither gevent nor gunicorn."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.serving import ROOT
-
-
-def modules_after(code: str) -> set[str]:
-    """The modules loaded by ``code`` in a fresh interpreter."""
-    out = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
-        cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
-    )  # fmt: skip
-    return set(json.loads(out.stdout.splitlines()[-1]))
+from tests.fresh import modules_after
 
 
 def loaded(modules: set[str], *roots: str) -> list[str]:
