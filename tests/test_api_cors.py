@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +21,8 @@ from werkzeug.test import TestResponse
 from service.api.layers.cors import OriginsError, parse_origins
 from service.app import create_app
 from service.contract.operations import OPERATIONS
+from tests.browser import dump_dom, needs_browser
 from tests.serving import Gunicorn, call
-from tests.test_docs_browser import BROWSER
 
 APP_ORIGIN = "https://app.example.org"
 OTHER_ORIGIN = "https://elsewhere.example.net"
@@ -314,18 +313,13 @@ class PageServer:
 
 
 def page_result(page_url: str, profile: Path) -> dict[str, Any]:
-    dom = subprocess.run(
-        [str(BROWSER), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom", page_url],
-        capture_output=True, text=True, timeout=90, check=True,
-    ).stdout  # fmt: skip
+    dom = dump_dom(page_url, profile, virtual_time_ms=10000).stdout
     start, end = dom.index("RESULT") + len("RESULT"), dom.index("END")
     result: dict[str, Any] = json.loads(dom[start:end].replace("&quot;", '"'))
     return result
 
 
-@pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (see tests/test_docs_browser.py)")
+@needs_browser
 def test_a_page_of_the_allowed_origin_reads_answers_and_problems_one_of_another_origin_cannot(tmp_path: Path) -> None:
     server = Gunicorn({"WEB_CONCURRENCY": "1"})
     page = PAGE % {"base": json.dumps(server.base)}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -14,9 +13,9 @@ import pytest
 from service.contract.evaluate import EVALUATE
 from service.randomdeals import random_deal
 
+from .browser import dump_dom, needs_browser
 from .commandline import summary, tarot_rules, write_ndjson
 from .mutations import faulty
-from .test_docs_browser import BROWSER
 
 
 def _log(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
@@ -106,7 +105,7 @@ def test_an_unwritable_path_is_refused_before_the_replay(tmp_path: Path, capsys:
     assert code == 2 and "HTML" in err
 
 
-@pytest.mark.skipif(BROWSER is None, reason="no Chromium on this machine (see tests/test_docs_browser.py)")
+@needs_browser
 def test_the_page_in_a_browser_shows_the_marked_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log, _ = _log(tmp_path)
     tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html")
@@ -120,26 +119,7 @@ document.body.setAttribute("data-probe", [box.width > 0 && box.height > 0, style
 </script></body>"""
     probed = tmp_path / "probed.html"
     probed.write_text(_page(tmp_path / "report.html").replace("</body>", probe), encoding="utf-8")
-    run = subprocess.run(
-        [
-            str(BROWSER),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--enable-logging=stderr",
-            "--v=0",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--dump-dom",
-            probed.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=True,
-    )
+    run = dump_dom(probed.as_uri(), tmp_path / "profile")
     found = re.search(r'data-probe="([^"]*)"', run.stdout)
     assert found is not None, run.stdout[:500]
     visible, visibility, background, card = found.group(1).split("|")
