@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -64,9 +64,12 @@ def built(players: int, seed: str, seat: int, hand: list[str], taker: int, deale
     }
 
 
-def poignee_hand(players: int, held: int, excuse: bool = False) -> list[str]:
-    """Exactly ``held`` trumps (2 upwards), the Excuse if asked, low plain cards for the rest."""
-    hand = [f"{k}T" for k in range(2, held + 2)] + (["EX"] if excuse else [])
+def poignee_hand(players: int, held: int, excuse: bool = False, kings: bool = False) -> list[str]:
+    """Exactly ``held`` trumps (2 upwards), the Excuse if asked, the four kings if asked (the
+    taker's call then names this seat partner), low plain cards for the rest."""
+    hand = (
+        [f"{k}T" for k in range(2, held + 2)] + (["EX"] if excuse else []) + (["KS", "KH", "KD", "KC"] if kings else [])
+    )
     return hand + PLAIN_LOW[: TABLES[players].hand_size - len(hand)]
 
 
@@ -94,6 +97,7 @@ class PoigneeRow:
     shown_at: Callable[[int], int] | None = None  # from the owner's position in the opening trick
     shuffled: bool = False
     second: bool = False  # the seat shows the same poignée again
+    partner: bool = False  # shown by the taker's partner (five players)
 
 
 def trumps_of(hand: list[str]) -> list[str]:
@@ -279,7 +283,29 @@ def _rows() -> list[PoigneeRow]:
     ]
 
 
+def _partner_rows() -> list[PoigneeRow]:
+    """The partner's poignée at five players: the defender's column with the sides exchanged
+    (§14.6), void if the attack won, else counted; the rows no side is at fault in, unchanged."""
+    out = []
+    for row in _rows():
+        if row.by_taker:
+            continue
+        flip = row.at_fault is AtFault.DEFENCE
+        swapped = row.name.replace("taker_won", "@").replace("taker_lost", "taker_won").replace("@", "taker_lost")
+        out.append(
+            replace(
+                row,
+                name=f"{swapped if flip else row.name}_by_partner".replace("_by_defender", ""),
+                taker_wins=None if row.taker_wins is None else row.taker_wins != flip,
+                at_fault=AtFault.ATTACK if flip else row.at_fault,
+                partner=True,
+            )
+        )
+    return out
+
+
 ROWS = _rows()
+PARTNER_ROWS = _partner_rows()
 
 
 def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
@@ -290,7 +316,7 @@ def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
         rng = random.Random(f"{row.name}/{players}/{i}")
         dealer, taker = rng.randrange(players), rng.randrange(players)
         seat = taker if row.by_taker else (taker + 1 + rng.randrange(players - 1)) % players
-        hand = poignee_hand(players, first_tier + row.held, row.excuse)
+        hand = poignee_hand(players, first_tier + row.held, row.excuse, row.partner)
         d = built(players, f"{row.name}/{players}/{i}", seat, hand, taker, dealer)
         shown = row.shown(hand)
         if row.shuffled:
@@ -300,8 +326,8 @@ def poignee_deal(players: int, row: PoigneeRow) -> tuple[Deal, Evaluation]:
             poignee["shown_at"] = row.shown_at((seat - dealer - 1) % players)
         d["poignees"] = [poignee, dict(poignee)] if row.second else [poignee]
         ev = evaluate(d)
-        if (seat in ev.attack) != row.by_taker:
-            continue  # five players: the called partner is no defender
+        if (seat == taker, seat in ev.attack) != (row.by_taker, row.by_taker or row.partner):
+            continue  # five players: the seat is the called partner, or is not
         won = ev.score.won if ev.ruling is None and ev.score is not None else taker_won(ev)
         if row.taker_wins is None or won == row.taker_wins:
             return d, ev
@@ -322,8 +348,10 @@ def marks(ev: Evaluation, base: tuple[int, ...], won: bool, bonus: int) -> tuple
     return tuple(b + k * signed for b, k in zip(base, share, strict=True))
 
 
-@pytest.mark.parametrize("players", [4, 5])
-@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+TABLE_CASES = [(players, row) for players in (4, 5) for row in ROWS] + [(5, row) for row in PARTNER_ROWS]
+
+
+@pytest.mark.parametrize(("players", "row"), TABLE_CASES, ids=[f"{r.name}-{n}" for n, r in TABLE_CASES])
 def test_14_6_poignee_table(players: int, row: PoigneeRow) -> None:
     d, ev = poignee_deal(players, row)
     # The same deal without its poignées is valid (a poignée is its only fault): its marks are
