@@ -12,7 +12,7 @@ export PORT
 # A recipe that fails leaves no target behind (the compiled core's stamp above all).
 .DELETE_ON_ERROR:
 
-.PHONY: run test lint typecheck spec kit unit pure compile browser fuzz load bench lock clean
+.PHONY: run test lint typecheck spec kit unit pure image-tests compile image browser fuzz load bench lock clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,23 +38,32 @@ CATALOGS := $(patsubst %.po,%.mo,$(wildcard service/texts/locales/*/LC_MESSAGES/
 %.mo: %.po
 	$(BIN)/pybabel --quiet compile -i $< -o $@ -l $(word 4,$(subst /, ,$<))
 
-run: $(RUNTIME) $(CATALOGS)
-	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
-
-test: lint typecheck browser unit pure
+test: lint typecheck browser unit pure image-tests
 
 # The rules core compiled with mypyc, in place (an optional speed-up of the same sources, used
-# only while they are unchanged: service/rules/__init__.py). Where it cannot be built (no C
-# compiler, no Python headers) the service runs the pure core and this says so; with
-# REQUIRE_COMPILED=1 (CI) that is an error. make test runs the suite on the compiled core and
-# the rule tests again on the pure one.
+# only while they are unchanged: service/rules/__init__.py), with the build tools of
+# requirements/build.lock, which the image's build stage installs too. Where it cannot be built
+# (no C compiler, no Python headers) the service runs the pure core and this says so; with
+# REQUIRE_COMPILED=1 (CI) that is an error. make run serves the compiled core; make test runs
+# the suite on it and the rule tests again on the pure one.
+BUILD_TOOLS := $(VENV)/.installed-build
+$(BUILD_TOOLS): requirements/build.lock | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/build.lock
+	touch $@
+
 RULES_SOURCES := $(filter-out service/rules/__init__.py,$(wildcard service/rules/*.py))
 COMPILED_STAMP := service/rules/compiled.txt
-$(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(STAMP)
+CAN_COMPILE = command -v "$${CC:-cc}" >/dev/null 2>&1 \
+	&& $(BIN)/python -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
+$(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(BUILD_TOOLS)
 	@# A module removed from the core leaves its old build behind, which imports the new one
 	@# half-way: every build starts from none.
 	@rm -f service/rules/*.so
-	@if TAROT_RULES_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >$(VENV)/compile.log 2>&1; then :; \
+	@if ! $(CAN_COMPILE); then \
+		echo "no C compiler or no Python headers here: the rules core runs as pure Python"; \
+		test "$(REQUIRE_COMPILED)" != 1; \
+	elif TAROT_RULES_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >$(VENV)/compile.log 2>&1; then \
+		echo "the rules core is compiled (mypyc)"; \
 	else \
 		tail -n 20 $(VENV)/compile.log; rm -f service/rules/*.so $(COMPILED_STAMP); \
 		echo "the rules core could not be compiled (above; all of it in $(VENV)/compile.log): it runs as pure Python"; \
@@ -62,6 +71,18 @@ $(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(STAMP)
 	fi
 
 compile: $(COMPILED_STAMP)
+
+# Serves the compiled rules core where a C compiler is found, as the image does; gunicorn's
+# start-up log names the core it serves.
+run: $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
+	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
+
+
+# The service's image, tarot-rules:VERSION, on the Docker engine that answers (one of our own,
+# started where none does: scripts/image says how to reach it and stop it), from the official
+# Python base or, where no registry can be reached, a local Debian one.
+image:
+	scripts/image build
 
 # The /docs test drives Debian's Chromium and the TypeScript client test runs on Debian's
 # Node.js; both are installed where this user may, and the tests say how to get them (and
@@ -78,7 +99,15 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) $(CATALOGS) $(COMPILED_STAMP)
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 -m "not image"
+
+# The image's tests (tests/test_image*.py: the image built, run as the Deployment runs it,
+# several instances behind nginx), after the others and one at a time: containers running
+# beside the suite would slow its timing-sensitive serving tests. They need a Docker engine
+# (scripts/image starts one where root may); without one they are skipped, saying why, unless
+# REQUIRE_IMAGE=1 (CI), which makes that a failure.
+image-tests: $(STAMP) $(CATALOGS)
+	$(BIN)/pytest -m image
 
 # The rule tests and properties on the pure-Python core (the same when nothing is compiled).
 pure: $(STAMP) $(CATALOGS)
@@ -100,7 +129,8 @@ load: $(STAMP) $(CATALOGS)
 # Benchmarks in an environment of their own (.venv-bench: the runtime dependencies and the
 # peer engine): the rules core against the peer, HTTP against a bare-Flask baseline, the
 # service's worker beside gunicorn's stock gevent worker (under 3 min), then batches (HTTP
-# batch against one deal per request, the command line, memory).
+# batch against one deal per request, the command line, memory), and the HTTP batch figures
+# against the image.
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -114,6 +144,10 @@ bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json
+	@# The batch figures again against the image, as it ships, where a Docker engine can be had.
+	@if tag=$$(scripts/image build); then \
+		$(BENCH_VENV)/bin/python bench/batch.py --http-only --image "$$tag" --json reports/bench/batch-image.json; \
+	else echo "no Docker engine here: the image is not measured"; fi
 
 # Regenerate openapi.yaml from the schemas, with the answers to its request examples (a test
 # fails while either differs).
@@ -126,10 +160,14 @@ spec: $(STAMP) $(CATALOGS)
 kit: $(STAMP) $(CATALOGS)
 	$(BIN)/python -m conformance.generator
 
-# Re-pin the dependencies from pyproject.toml (needs the package registry).
+# Re-pin the dependencies (needs the package registry): the runtime from pyproject.toml, the
+# build tools from requirements/build.in, and the development set with the build tools' pins.
+PIP_COMPILE = $(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
+	--unsafe-package pip --unsafe-package distribute
 lock: $(STAMP)
-	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links -o requirements/runtime.lock pyproject.toml
-	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev -o requirements/dev.lock pyproject.toml
+	$(PIP_COMPILE) -o requirements/runtime.lock pyproject.toml
+	$(PIP_COMPILE) -o requirements/build.lock requirements/build.in
+	$(PIP_COMPILE) --extra dev -c requirements/build.lock -o requirements/dev.lock pyproject.toml requirements/build.in
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so

@@ -1,5 +1,7 @@
 """The install compiles the message catalogs: the .po files are the source, the .mo files
-what the service reads (pyproject.toml holds everything else).
+what the service reads; and it puts the conformance kit (``conformance/v1``, its one copy in the
+repository) in the package, for ``tarot-rules conformance`` wherever the package is installed
+(pyproject.toml holds everything else).
 
 With ``TAROT_RULES_COMPILE=1`` (and mypy and a C compiler at hand) it also compiles the rules
 core, ``service/rules``, with mypyc: an optional speed-up of the same sources, used only while
@@ -8,6 +10,7 @@ they are unchanged (see ``service/rules/__init__.py``). ``make compile`` does it
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -34,12 +37,34 @@ def compile_catalogs(source: Path, target: Path) -> None:
             write_mo(f, catalog)
 
 
-class BuildWithCatalogs(build_py):
+KIT = Path("conformance", "v1")
+PACKAGED_KIT = Path("service", "conformance-kit", "v1")
+"""Where the kit goes in a built package (a name no module can have: it is data). An editable
+install reads the repository's own copy instead (service/cli/kit.py)."""
+
+
+def copy_kit(source: Path, target: Path) -> None:
+    """The kit's schema and case files, as they are in the repository."""
+    files = sorted(p for p in source.rglob("*.json") if p.is_file())
+    if not any(p.parts[len(source.parts)] == "cases" for p in files):
+        raise FileNotFoundError(f"No conformance case file under {source}: the source tree is incomplete.")
+    shutil.rmtree(target, ignore_errors=True)
+    for path in files:
+        destination = target / path.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
+
+
+class BuildPackage(build_py):
     def run(self) -> None:
         super().run()
-        # An editable install reads the source tree: the catalogs are compiled there.
-        target = LOCALES if getattr(self, "editable_mode", False) else Path(self.build_lib, LOCALES)
-        compile_catalogs(LOCALES, target)
+        # An editable install reads the source tree: the catalogs are compiled there, and the
+        # kit is read where it is.
+        if getattr(self, "editable_mode", False):
+            compile_catalogs(LOCALES, LOCALES)
+            return
+        compile_catalogs(LOCALES, Path(self.build_lib, LOCALES))
+        copy_kit(KIT, Path(self.build_lib, PACKAGED_KIT))
 
 
 RULES = Path("service", "rules")
@@ -96,7 +121,7 @@ class BuildRules(build_ext):
 
 
 setup(
-    cmdclass={"build_py": BuildWithCatalogs, "build_ext": BuildRules},
+    cmdclass={"build_py": BuildPackage, "build_ext": BuildRules},
     ext_modules=compiled_rules(),
     package_data={"service.rules": [STAMP]} if COMPILE else {},
 )

@@ -1,6 +1,6 @@
 """Batches: deals per second over HTTP, batch against one deal per request, and the command line.
 
-    python bench/batch.py [--seconds N] [--rounds R] [--json PATH]
+    python bench/batch.py [--seconds N] [--rounds R] [--json PATH] [--http-only] [--image TAG]
 
 1. HTTP, with wrk against the service as deployed (gunicorn.conf.py, 2 workers): the same
    complete 4-player deal (load/bodies/evaluate_4p.json) posted one per request, and posted
@@ -9,7 +9,8 @@
    as a client opening a connection per request and as one keeping its connections; batches
    on kept connections. For each, deals/s and the server's CPU time per deal (its master and
    workers, from /proc: steadier than rates on a shared machine). A warm-up round, then
-   rounds alternating the order; ratios are medians of per-round ratios.
+   rounds alternating the order; ratios are medians of per-round ratios. With ``--image``, the
+   server is that image, run as the Deployment runs it (load/deployed.py).
 2. ``tarot-rules replay`` in process on 10 000 random legal deals, ``--jobs 1`` against
    ``--jobs 2`` (the rate the command reports, alternating, best of the rounds for each), and
    beside it the machine's ceiling: two one-job replays of half the file each, run at once
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -30,12 +32,14 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from load.deployed import Container, engine  # noqa: E402
 from load.run import Server, free_port, wrk  # noqa: E402
 from service.randomdeals import random_deal  # noqa: E402
 
@@ -72,14 +76,6 @@ def server_cpu_seconds(pids: list[int]) -> float:
     return total / TICK
 
 
-def core_in_use(pure: bool) -> str:
-    """Which rules core a server started from this tree runs: compiled or pure Python."""
-    env = {**os.environ, "TAROT_RULES_PURE": "1"} if pure else None
-    code = "import service.rules as r; print('compiled' if r.COMPILED else 'pure Python')"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
 def _scripts(work: Path) -> dict[str, Path]:
     """A wrk script per batch kind, posting 100 copies of the single-deal body."""
     deal = json.loads((ROOT / "load" / "bodies" / "evaluate_4p.json").read_text(encoding="utf-8"))
@@ -98,25 +94,44 @@ def _scripts(work: Path) -> dict[str, Path]:
     return scripts
 
 
-def http_runs(seconds: int, rounds: int, connections: int, work: Path, pure: bool = False) -> dict[str, Any]:
+def core_served(port: int) -> str:
+    """The rules core a running instance says it serves (its ``tarot_rules_build_info`` metric)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        found = re.search(r'^tarot_rules_build_info\{core="(\w+)"', answer.read().decode(), re.MULTILINE)
+    return found.group(1) if found else "unknown"
+
+
+def http_runs(
+    seconds: int, rounds: int, connections: int, work: Path, pure: bool = False, image: str | None = None
+) -> dict[str, Any]:
     """Deals/s and the server's CPU time per deal (master and workers summed) for one deal per
     request and for each form of batch; a warm-up round first, then ``rounds``, the order
-    alternating; medians of per-round ratios, with their spread."""
+    alternating; medians of per-round ratios, with their spread. The server is gunicorn from
+    this tree, or the ``image`` run as the Deployment runs it (its processes' CPU read from
+    the host's /proc)."""
     scripts = _scripts(work)
     rate: dict[str, list[float]] = {kind: [] for kind in KINDS}
     cpu_us: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    env = {"TAROT_RULES_PURE": "1"} if pure else {}
-    server = Server(free_port(), "service.wsgi:app", REPORTS / "batch-service.log", env=env)
-    try:
+    if image is None:
+        env = {"TAROT_RULES_PURE": "1"} if pure else {}
+        server = Server(free_port(), "service.wsgi:app", REPORTS / "batch-service.log", env=env)
+        port, stop = server.port, server.stop
         pids = [server.proc.pid, *sorted(server.wait_for_workers(2))]
+    else:
+        container = Container(engine()[0], image, free_port())
+        port, stop = container.port, container.remove
+        container.ready()
+        pids = container.pids()
+    try:
+        core = core_served(port)
         for round_ in range(rounds + 1):
             for kind in KINDS if round_ % 2 == 0 else KINDS[::-1]:
                 before = server_cpu_seconds(pids)
                 if kind in BATCH_KINDS:
-                    result = wrk(server.port, scripts[kind].stem, seconds, connections, keepalive=True)
+                    result = wrk(port, scripts[kind].stem, seconds, connections, keepalive=True)
                     deals = result["requests"] * BATCH_SIZE
                 else:
-                    result = wrk(server.port, "evaluate", seconds, connections, keepalive=kind == "keep")
+                    result = wrk(port, "evaluate", seconds, connections, keepalive=kind == "keep")
                     deals = result["requests"]
                 used = server_cpu_seconds(pids) - before
                 assert result["failed"] == 0, result
@@ -125,14 +140,16 @@ def http_runs(seconds: int, rounds: int, connections: int, work: Path, pure: boo
                 rate[kind].append(deals / (result["duration_us"] / 1e6))
                 cpu_us[kind].append(used / deals * 1e6)
     finally:
-        server.stop()
+        stop()
         for script in scripts.values():
             script.unlink()
 
     def ratios(kind: str, to: str, of: dict[str, list[float]]) -> list[float]:
         return [a / b for a, b in zip(of[kind], of[to], strict=True)]
 
-    out: dict[str, Any] = {"rounds": rounds, "seconds": seconds, "connections": connections, "core": core_in_use(pure)}
+    out: dict[str, Any] = {"rounds": rounds, "seconds": seconds, "connections": connections, "core": core}
+    if image is not None:
+        out["image"] = image
     for kind in KINDS:
         out[kind] = {
             "deals_per_s": statistics.median(rate[kind]),
@@ -377,16 +394,18 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--http-only", action="store_true", help="only the HTTP part")
     parser.add_argument("--pure", action="store_true", help="serve with the pure-Python rules core")
+    parser.add_argument("--image", help="the HTTP part against this image, run as the Deployment runs it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         stages = stage_profile(work)
-        http = http_runs(args.seconds, args.rounds, args.connections, work, args.pure)
+        http = http_runs(args.seconds, args.rounds, args.connections, work, args.pure, args.image)
         cli = None if args.http_only else cli_runs(work, 3)
         memory = None if args.http_only else memory_runs(work)
     print(
         f"\nBatches — {os.cpu_count()} CPUs; wrk -t2 -c{args.connections}; a warm-up round, then "
-        f"{args.rounds} rounds × {args.seconds} s per kind; medians; rules core: {http['core']}\n"
+        f"{args.rounds} rounds × {args.seconds} s per kind; medians; rules core: {http['core']}"
+        f"{'; the image ' + args.image + ' as the Deployment runs it' if args.image else ''}\n"
     )
     print("| HTTP, 4-player deal | deals/s | server CPU µs/deal (range) | ÷ kept-alive single, CPU (range) | target |")
     print("|---|---:|---:|---:|---:|")

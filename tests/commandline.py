@@ -152,8 +152,9 @@ class StubHandler(BaseHTTPRequestHandler):
         self.end_headers()
         tally = Tally()
         for index, line in enumerate(lines):
-            if act == "stop" and index == int(arg):
-                stop = {"index": index, "id": None, "problem": {"status": 503, "detail": "Stopping.", "errors": []}}
+            if act in ("stop", "drain") and index == int(arg):
+                errors = [{"pointer": "", "code": "draining", "message": "Draining."}] if act == "drain" else []
+                stop = {"index": index, "id": None, "problem": {"status": 503, "detail": "Stopping.", "errors": errors}}
                 self.wfile.write(dumps(stop) + b"\n" + summary_line(tally, index))
                 return
             if act == "cut" and index == int(arg):

@@ -15,6 +15,8 @@ from service.app import create_app
 
 GOLDEN = Path(__file__).parent / "golden"
 
+pytest_plugins = ["tests.image"]  # the image fixture, for the tests that run the image
+
 
 def golden(name: str) -> list[dict[str, Any]]:
     """Rows of a golden JSON-lines file (deals and positions cross-checked by other engines)."""

@@ -314,6 +314,10 @@ def test_an_unreachable_service_stops_the_replay(
         (["stop 4"], [10, 6, 2]),  # the instance stopped: the unevaluated tail is sent again
         (["cut 5"], [10, 6, 2]),  # the answer cut: its last item is not trusted, and sent again
         (["503", "503", "503"], [10, 10, 10, 10, 2]),  # three retries in a row
+        # An instance that drains takes no new batch: sent again as long as it says so, more
+        # times in a row than failures are (a load balancer unaware of readiness).
+        (["drain 0"] * 6, [10] * 7 + [2]),
+        (["drain 4", "drain 0", "drain 0", "drain 0", "drain 0"], [10, 6, 6, 6, 6, 6, 2]),
     ],
 )
 def test_batches_not_answered_in_full_are_sent_again(
@@ -324,6 +328,7 @@ def test_batches_not_answered_in_full_are_sent_again(
     received: list[int],
 ) -> None:
     monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    monkeypatch.setattr(remote, "DRAINING_PAUSE", 0)
     records, _ = falsified()
     games = write_ndjson(tmp_path / "games.ndjson", [*records[:11], "{not json"])
     _, in_process, _ = replay(capsys, str(games), "--jobs", "1")
@@ -332,6 +337,22 @@ def test_batches_not_answered_in_full_are_sent_again(
         assert status == 1, err
         assert server.received == received
     assert without_rate(out) == without_rate(in_process)
+
+
+def test_an_instance_that_never_stops_draining_stops_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Draining is bounded in time on the service's side; the client bounds it too.
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    monkeypatch.setattr(remote, "DRAINING_PAUSE", 0)
+    monkeypatch.setattr(remote, "DRAINING_RETRIES", 2)
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:3])
+    with stub(["drain 0"] * 6) as server:
+        status, out, err = replay(capsys, str(games), "--url", server.base)
+        assert server.received == [3] * 6
+    assert (status, out) == (2, "")
+    stopped = "the instance stopped before the end of a batch"
+    assert err == f"tarot-rules: cannot replay against {server.base}: {stopped} (6 attempts)\n"
 
 
 def test_a_problem_answer_stops_the_replay(

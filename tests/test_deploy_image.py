@@ -55,8 +55,13 @@ def test_image_runs_as_numeric_non_root_user_with_exec_form_entrypoint() -> None
 
 def test_dockerignore_keeps_what_the_image_copies() -> None:
     ignore = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
-    for needed in ("requirements/runtime.lock", "gunicorn.conf.py", "service/"):
-        assert f"!{needed}" in ignore
+    copied = [
+        source for args in instructions("COPY") if not args.startswith("--from") for source in shlex.split(args)[:-1]
+    ]
+    assert "conformance/v1" in copied and "requirements/build.lock" in copied
+    for source in copied:
+        assert f"!{source}" in ignore or f"!{source}/" in ignore, source
+        assert (ROOT / source).exists(), source
 
 
 def test_image_entrypoint_and_health_check_serve(tmp_path: Path) -> None:
@@ -78,8 +83,8 @@ def test_image_entrypoint_and_health_check_serve(tmp_path: Path) -> None:
     assert down.returncode == 1
 
 
-def built_wheel(source: Path, into: Path) -> list[str]:
-    """The files of the wheel pip builds from ``source``."""
+def built_wheel(source: Path, into: Path) -> zipfile.ZipFile:
+    """The wheel pip builds from ``source``."""
     python = str(VENV_BIN / "python")
     subprocess.run(
         [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(into), str(source)],
@@ -87,10 +92,20 @@ def built_wheel(source: Path, into: Path) -> list[str]:
         capture_output=True,
     )
     [wheel] = into.glob("*.whl")
-    return zipfile.ZipFile(wheel).namelist()
+    return zipfile.ZipFile(wheel)
 
 
-def assert_compiled_catalogs(names: list[str]) -> None:
+def assert_the_kit(wheel: zipfile.ZipFile) -> None:
+    """The wheel carries the repository's conformance kit, file for file, where the command finds it."""
+    kit = ROOT / "conformance" / "v1"
+    packaged = "service/conformance-kit/v1/"
+    files = {p.relative_to(kit).as_posix(): p.read_bytes() for p in kit.rglob("*.json")}
+    in_wheel = {n.removeprefix(packaged): wheel.read(n) for n in wheel.namelist() if n.startswith(packaged)}
+    assert files and in_wheel == files
+
+
+def assert_compiled_catalogs(wheel: zipfile.ZipFile) -> None:
+    names = wheel.namelist()
     for language in ("en", "fr"):
         for domain in ("messages", "cli"):
             assert f"service/texts/locales/{language}/LC_MESSAGES/{domain}.mo" in names
@@ -98,17 +113,20 @@ def assert_compiled_catalogs(names: list[str]) -> None:
 
 
 def test_the_package_is_built_with_its_compiled_catalogs(tmp_path: Path) -> None:
-    # What the image's `pip install .` does, from the tracked files only (no .mo among them),
-    # and what an install from a source distribution does: either wheel carries the compiled
-    # catalogs of both languages, and no .po.
+    # What the image's build does, from the files it copies (tracked files only: no .mo among
+    # them), and what an install from a source distribution does: either wheel carries the
+    # compiled catalogs of both languages and no .po, and the conformance kit.
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     source = tmp_path / "source"
+    copied = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
     for name in tracked:
-        if name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md") or name.startswith("service/"):
+        if name in copied or name.startswith(("service/", "conformance/v1/")):
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes((ROOT / name).read_bytes())
     assert not list(source.rglob("*.mo"))
-    assert_compiled_catalogs(built_wheel(source, tmp_path / "wheels"))
+    wheel = built_wheel(source, tmp_path / "wheels")
+    assert_compiled_catalogs(wheel)
+    assert_the_kit(wheel)
 
     build_sdist = "from setuptools import build_meta; print(build_meta.build_sdist(__import__('sys').argv[1]))"
     sdists = tmp_path / "sdists"
@@ -118,4 +136,6 @@ def test_the_package_is_built_with_its_compiled_catalogs(tmp_path: Path) -> None
         assert [name for name in sdist.getnames() if name.endswith("/fr/LC_MESSAGES/messages.po")]
         sdist.extractall(tmp_path / "unpacked", filter="data")
     [unpacked] = (tmp_path / "unpacked").iterdir()
-    assert_compiled_catalogs(built_wheel(unpacked, tmp_path / "wheels-from-sdist"))
+    wheel = built_wheel(unpacked, tmp_path / "wheels-from-sdist")
+    assert_compiled_catalogs(wheel)
+    assert_the_kit(wheel)

@@ -125,6 +125,12 @@ def run_job(name: str, release: Path, root: Path, wrong_claim: bool) -> tuple[in
             elif step.get("id") == "check":
                 done = runner.run(step["run"])
                 assert done.returncode in (0, 1), done.stdout + done.stderr
+                if server is not None:
+                    # The command installed from the release carries its conformance kit: run
+                    # from the job's workspace, away from any checkout, it passes against the service.
+                    kit = runner.run('tarot-rules --lang en conformance --quiet --url "$TAROT_RULES_URL"')
+                    assert kit.returncode == 0, kit.stdout + kit.stderr
+                    assert re.search(r"^failed\s+0$", kit.stdout, re.MULTILINE), kit.stdout
                 [upload] = [s for s in job["steps"] if "upload-artifact" in s.get("uses", "")]
                 artifacts_kept(upload, runner)
                 return done.returncode, runner

@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -24,7 +25,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import deal_request, golden
-from tests.serving import Gunicorn, call
+from tests.serving import ROOT, VENV_BIN, Gunicorn, call
 
 
 def test_request_id_is_echoed_or_made(client: FlaskClient) -> None:
@@ -117,6 +118,33 @@ def test_metrics_add_up_across_workers(metrics_dir: Path) -> None:
     scored = sum(value for (name, _), value in got.items() if name == "tarot_deals_scored_total")
     assert scored == 15 + 10  # the summaries, then the complete deals evaluated
     assert got["tarot_deal_evaluations_total", frozenset({("status", "complete"), ("valid", "true")})] == 10
+
+
+def test_the_instance_says_its_version_and_rules_core(server: Gunicorn) -> None:
+    # In the start-up log and as an info metric: one series for the instance, whichever workers.
+    from service import __version__
+    from service.rules import CORE
+
+    [started] = [r for r in server.log_records() if r.get("core")]
+    assert (started["message"], started["version"]) == (f"tarot-rules {__version__}, {CORE} rules core", __version__)
+    got = samples(call(server.base, "GET", "/metrics").body.decode())
+    info = {labels: value for (name, labels), value in got.items() if name == "tarot_rules_build_info"}
+    assert info == {frozenset({("version", __version__), ("core", CORE)}): 1.0}
+
+
+def test_a_metrics_directory_that_cannot_be_written_stops_the_start(tmp_path: Path) -> None:
+    # Every request writes there: an instance that started without it would fail them all.
+    (tmp_path / "file").write_text("")
+    done = subprocess.run(
+        [str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "-b", "127.0.0.1:0", "service.wsgi:app"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "file" / "metrics")},
+    )  # fmt: skip
+    assert done.returncode == 1
+    refusal = f"the metrics directory {tmp_path / 'file' / 'metrics'} (PROMETHEUS_MULTIPROC_DIR) is not writable"
+    assert refusal in done.stderr
+    assert [json.loads(line)["level"] for line in done.stdout.splitlines() if "refusing to start" in line] == ["ERROR"]
+    assert "Booting worker" not in done.stderr + done.stdout
 
 
 def test_metrics_stale_files_are_wiped_at_start(server: Gunicorn, metrics_dir: Path) -> None:

@@ -33,9 +33,14 @@ def deals(n: int) -> bytes:
     return b"".join(json.dumps({"id": f"d{i}", **pool[i % len(pool)]}).encode() + b"\n" for i in range(n))
 
 
-def open_stream(port: int, body: bytes) -> tuple[socket.socket, http.client.HTTPResponse]:
-    """A batch posted by a client that reads the answer while it sends the body."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+def open_stream(port: int, body: bytes, receive_buffer: int = 0) -> tuple[socket.socket, http.client.HTTPResponse]:
+    """A batch posted by a client that reads the answer while it sends the body (into a receive
+    buffer of ``receive_buffer`` bytes, if given: the kernel's otherwise)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.settimeout(60)
+    sock.connect(("127.0.0.1", port))
     head = (
         f"POST {BATCH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
@@ -143,6 +148,24 @@ def test_a_batch_stops_at_a_line_boundary_when_the_instance_drains() -> None:
     summary = last["summary"]
     assert summary["complete"] is False
     assert 0 < summary["unevaluated_from"] == stop["index"] == summary["deals"] < 20_000
+
+
+@pytest.mark.parametrize("reader_pause", [0.0, 0.5])
+def test_a_client_still_sending_reads_the_whole_answer_of_a_draining_batch(reader_pause: float) -> None:
+    # The client pushes 30 MB of body while the instance stops reading it: the service's close
+    # must not reset the connection before the client has read the stop and the summary, even
+    # when the client is slow to read them (a reset discards what it has not read yet).
+    with Gunicorn({"WEB_CONCURRENCY": "1", "DRAIN_SECONDS": "1"}) as g:
+        # A small receive buffer: most of the answer waits in the service's send buffer.
+        sock, answer = open_stream(g.port, deals(20_000), receive_buffer=4096)
+        with sock:
+            first = answer.readline()
+            os.kill(g.pid, signal.SIGTERM)
+            time.sleep(reader_pause)
+            rest = answer.read()
+    *items, last = [json.loads(line) for line in [first, *rest.splitlines()]]
+    assert last["summary"]["complete"] is False
+    assert [item["index"] for item in items] == list(range(last["summary"]["unevaluated_from"] + 1))
 
 
 def test_the_disk_kept_for_answers_is_bounded_per_worker() -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import gunicorn
 import pytest
-from gunicorn import util
 from gunicorn.http import parser, unreader, wsgi
 from gunicorn.workers import base, base_async, ggevent
 
@@ -81,7 +80,6 @@ def test_the_attributes_the_worker_reads_are_there() -> None:
     assert "self.req_count" in inspect.getsource(parser.Parser)
     create = inspect.signature(wsgi.create).parameters
     assert list(create)[-2:] == ["response_class", "response_args"]
-    assert list(inspect.signature(util.close_graceful).parameters)[:1] == ["sock"]
 
 
 def test_the_worker_replaces_what_the_list_says() -> None:

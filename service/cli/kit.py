@@ -71,8 +71,12 @@ MISSING: Any = _Missing()
 
 
 def default_kit() -> Path:
-    """The kit of the repository this package is installed from: ``conformance/v1`` beside ``service``."""
-    return Path(__file__).resolve().parent.parent.parent / "conformance" / "v1"
+    """The kit that comes with the command: the package's own copy (``service/conformance-kit/v1``,
+    put there by the package's build), or, where the package is the repository itself (an
+    editable install, a checkout), the repository's ``conformance/v1``."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "conformance-kit" / "v1"
+    return packaged if packaged.is_dir() else package.parent / "conformance" / "v1"
 
 
 def load_kit(kit: Path) -> list[CaseFile]:

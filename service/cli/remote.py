@@ -43,6 +43,13 @@ TIMEOUT = 60.0
 RETRIES = 3
 BACKOFF = (0.2, 0.5, 1.0)
 """Seconds before each retry in a row."""
+DRAINING_RETRIES = 100
+DRAINING_PAUSE = 0.1
+"""An instance that says it drains is no failure, as long as it says so: behind a load balancer
+that does not watch readiness, it keeps being given new batches until it stops (DRAIN_SECONDS,
+5 s by default), each of them answered at once; they are sent again, after this pause, on a new
+connection, which the balancer gives another instance. Once the instance is gone, its refused
+connections count as failures."""
 PROBLEM_MAX_BYTES = 64 * 1024
 SEND_BYTES = 64 * 1024
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -51,6 +58,11 @@ RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 class _RetryError(Exception):
     """This exchange failed in a way worth another try; ``str()`` says how."""
+
+
+class _DrainingError(_RetryError):
+    """The instance answered that it is shutting down: the service is there, another instance
+    takes the rest."""
 
 
 def _send(sock: socket.socket, body: bytes) -> None:
@@ -65,6 +77,13 @@ def _send(sock: socket.socket, body: bytes) -> None:
 def _line_of(element: Any) -> bytes:
     # ASCII escapes: a JSON array may hold strings (lone surrogates) that UTF-8 cannot encode.
     return json.dumps(element, separators=(",", ":")).encode()
+
+
+def _stop_code(item: dict[str, Any]) -> Any:
+    """The code of the item that stopped a batch (``draining``, ``body_timeout``...)."""
+    problem = item.get("problem")
+    errors = problem.get("errors") if isinstance(problem, dict) else None
+    return errors[0].get("code") if isinstance(errors, list) and errors and isinstance(errors[0], dict) else None
 
 
 class Remote:
@@ -106,7 +125,7 @@ class Remote:
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
-        done = failures = 0
+        done = failures = drains = 0
         while done < len(sent):
             if self._abort.is_set():
                 raise CommandError(say("remote.aborted"))  # another batch failed: this one's result is not awaited
@@ -128,12 +147,18 @@ class Remote:
             except _RetryError as exc:
                 done += got
                 # Progress (an instance that stopped, a cut after some answers) is no failure.
-                failures = 0 if got else failures + 1
+                if got:
+                    failures = drains = 0
+                    continue
+                if isinstance(exc, _DrainingError) and drains < DRAINING_RETRIES:
+                    drains += 1
+                    self._abort.wait(DRAINING_PAUSE)
+                    continue
+                failures += 1
                 if failures > RETRIES:
-                    gave_up = say("remote.gave_up", failures, url=self.target.url, reason=str(exc))
+                    gave_up = say("remote.gave_up", failures + drains, url=self.target.url, reason=str(exc))
                     raise CommandError(gave_up) from None
-                if failures:
-                    self._abort.wait(BACKOFF[failures - 1])
+                self._abort.wait(BACKOFF[failures - 1])
         return tally, [o for o in outcomes if o is not None]
 
     def _exchange(self, lines: list[bytes]) -> Generator[dict[str, Any], None, None]:
@@ -202,6 +227,8 @@ class Remote:
                 if held is not None and held.get("index") != stopped_at:
                     yield held
                 if not summary.get("complete"):
+                    if held is not None and _stop_code(held) == "draining":
+                        raise _DrainingError(say("remote.stopped"))
                     raise _RetryError(say("remote.stopped"))
                 return
             if held is not None:

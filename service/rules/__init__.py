@@ -68,7 +68,11 @@ def _compiled_usable() -> bool:
 
 
 COMPILED: bool = _compiled_usable()
-"""Whether this process runs the compiled core (reported by ``/readyz`` and ``tarot-rules --version``)."""
+"""Whether this process runs the compiled core."""
+
+CORE: str = "compiled" if COMPILED else "pure"
+"""The core in use, as an operator sees it: in ``tarot-rules --version``, the server's start-up
+log line and the ``tarot_rules_build_info`` metric."""
 
 if not COMPILED:
     sys.meta_path.insert(0, _Sources())

@@ -51,15 +51,44 @@ def choose_metrics_directory() -> None:
         os.environ[_OWN_METRICS_DIR] = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 
 
+def prepare_metrics_directory(directory: str) -> None:
+    """Create the metrics directory and wipe it (a previous run's files would add to our counts);
+    :class:`RuntimeError` saying what to do when the workers could not write there.
+
+    Every request writes its samples there: a directory the workers cannot write (a read-only
+    root with no volume mounted on it) would let the instance start, report itself ready, and
+    then fail every request. It is tried once here, before any worker starts.
+    """
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for entry in os.scandir(directory):
+            if entry.is_file() and entry.name.endswith(".db"):
+                os.unlink(entry.path)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        raise RuntimeError(
+            f"the metrics directory {directory} (PROMETHEUS_MULTIPROC_DIR) is not writable: "
+            f"{exc.strerror or exc}; mount a writable volume there (the Deployment's emptyDir) "
+            "or point PROMETHEUS_MULTIPROC_DIR at a writable directory"
+        ) from None
+
+
 def on_starting(server: Any) -> None:
-    """Refuse settings the server cannot honour (gunicorn prints the reason and exits 1); create
-    the metrics directory and wipe it: a previous run's files would add to our counts."""
-    refuse_unsupported(server.cfg)
-    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
-    os.makedirs(directory, exist_ok=True)
-    for entry in os.scandir(directory):
-        if entry.is_file() and entry.name.endswith(".db"):
-            os.unlink(entry.path)
+    """Refuse settings the server cannot honour and a metrics directory it cannot write (gunicorn
+    prints the reason and exits 1); say which version and rules core it serves."""
+    try:
+        refuse_unsupported(server.cfg)
+        prepare_metrics_directory(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    except RuntimeError as exc:
+        server.log.error("refusing to start: %s", exc)
+        raise
+    # Imported here, in the master, so that the line says what the workers will load: they
+    # make the same choice from the same files (service/rules/__init__.py).
+    from service import __version__
+    from service.rules import CORE
+
+    server.log.info("tarot-rules %s, %s rules core", __version__, CORE, extra={"version": __version__, "core": CORE})
 
 
 def child_exit(worker: Any) -> None:

@@ -27,14 +27,16 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, request
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_flask_exporter import PrometheusMetrics
 from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
 from werkzeug.routing import Map
 from werkzeug.wsgi import ClosingIterator
 
+from ... import __version__
 from ...connection import STREAMED
 from ...logs import VERDICT_KEY
+from ...rules import CORE
 from ...rules.deal import Evaluation
 from ...rules.play import LegalReason
 from ...rules.scoring import Contract
@@ -213,7 +215,22 @@ def init_app(app: Flask) -> CollectorRegistry | None:
         registry = CollectorRegistry()
         PrometheusMetrics(app, path=METRICS_PATH, export_defaults=False, registry=registry)
     app.extensions["tarot_verdicts"] = _verdict_counters(registry)
+    _build_info(registry)
     return registry
+
+
+def _build_info(registry: CollectorRegistry | None) -> None:
+    """``tarot_rules_build_info{version, core} 1``: what this instance runs, in the form of an
+    info metric (a gauge at 1 whose labels are the information), which dashboards join on."""
+    info = Gauge(
+        "tarot_rules_build_info",
+        "The service's version and the rules core it runs (compiled or pure), as labels; always 1.",
+        ["version", "core"],
+        registry=registry,
+        # Every worker sets the same labels: one series for the instance, not one per worker.
+        multiprocess_mode="max",
+    )
+    info.labels(__version__, CORE).set(1)
 
 
 def _verdicts() -> Verdicts:
