@@ -170,21 +170,22 @@ def http_runs(
 STAGES_PROGRAM = """
 import json, sys, time
 import service.rules
-from service.contract.evaluate import digest_evaluation, dump_evaluation, record_of
+from service.contract.evaluate import EVALUATE, digest_evaluation, dump_evaluation, record_of
 from service.contract.jsonio import dumps, parse_body
-from service.contract.records import _PLAN, line_item
+from service.contract.records import line_item
 from service.rules.deal import evaluate_deal
 
 line = open(sys.argv[1], "rb").read().strip()
 data = parse_body(line)
-req = _PLAN.load(data)
+plan = EVALUATE.plan
+req = plan.load(data)
 record = record_of(req)
 evaluation = evaluate_deal(record)
 full = dump_evaluation(evaluation)
 digest = digest_evaluation(evaluation)
 stages = {
     "parse": lambda: parse_body(line),
-    "load": lambda: _PLAN.load(data),
+    "load": lambda: plan.load(data),
     "record": lambda: record_of(req),
     "core": lambda: evaluate_deal(record),
     "answer, full": lambda: dump_evaluation(evaluation),
