@@ -107,7 +107,7 @@ unit: $(STAMP) $(CATALOGS) $(COMPILED_STAMP)
 # (scripts/image starts one where root may); without one they are skipped, saying why, unless
 # REQUIRE_IMAGE=1 (CI), which makes that a failure.
 image-tests: $(STAMP) $(CATALOGS)
-	$(BIN)/pytest -m image
+	$(BIN)/pytest -m image $(wildcard tests/test_image*.py)
 
 # The rule tests and properties on the pure-Python core (the same when nothing is compiled).
 pure: $(STAMP) $(CATALOGS)
