@@ -26,21 +26,9 @@ from hypothesis import strategies as st
 from service import texts
 from service.contract.errorcodes import FieldErrorCode
 from service.contract.problems import PROBLEM_STATUSES
+from service.messages import CardCodes, CardName, Message, Points, Signed, SignedList, Term
 from service.rules.arbitration import AtFault
-from service.rules.verdicts import (
-    CardCodes,
-    CardName,
-    Decision,
-    LegalReason,
-    Message,
-    Points,
-    RedealReason,
-    RulingReason,
-    Signed,
-    SignedList,
-    Term,
-    ViolationCode,
-)
+from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, ViolationCode
 from tests.badinputs import BadRequest, batch_requests, corpus
 
 ROOT = Path(__file__).parent.parent

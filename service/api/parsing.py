@@ -32,7 +32,7 @@ from service.contract.jsonio import BodyError, dumps, parse_body
 from service.contract.openapi import operation_doc
 from service.contract.operation import Operation, load
 from service.contract.problems import ParameterError, ProblemError, whole
-from service.rules.verdicts import Arg, msg
+from service.messages import Arg, msg
 
 JSON = "application/json"
 

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.contract.jsonio import dumps
 from service.contract.problems import PROBLEM_MIMETYPE, FieldError, ProblemError, problem_document, whole
-from service.rules.verdicts import Message, msg
+from service.messages import Message, msg
 
 from .layers.language import request_language
 

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
-from service.rules.verdicts import Arg, Message, msg
+from service.messages import Arg, Message, msg
 from service.texts import DEFAULT_LANGUAGE, catalog
 
 DOMAIN: Final = "cli"

@@ -15,11 +15,11 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.messages import Message, Points, Signed, SignedList, msg
 from service.rules.cards import OUDLERS, count
 from service.rules.deal import Evaluation
 from service.rules.scoring import TOTAL_HALF
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS
-from service.rules.verdicts import Message, Points, Signed, SignedList, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 from .common import AnswerSchema, StrictSchema, fail, seat_field

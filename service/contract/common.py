@@ -9,10 +9,10 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 
+from service.messages import Message, msg
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
 from service.rules.table import MAX_PLAYERS
 from service.rules.variants import FFT, Rules
-from service.rules.verdicts import Message, msg
 
 from .fields import (
     CalledCardField,

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.messages import msg
 from service.rules.arbitration import SECTION, Ruling
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
@@ -14,7 +15,7 @@ from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS, TABLES
 from service.rules.variants import Rules
-from service.rules.verdicts import Violation, msg
+from service.rules.verdicts import Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
 from . import examples

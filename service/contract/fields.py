@@ -13,6 +13,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
 
+from service.messages import Message, msg
 from service.rules.arbitration import AtFault
 from service.rules.cards import (
     CARD_BY_CODE,
@@ -31,16 +32,7 @@ from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import ExcuseLastTrick, FirstLead
-from service.rules.verdicts import (
-    Decision,
-    LegalReason,
-    Message,
-    RedealReason,
-    RulingReason,
-    Verdict,
-    ViolationCode,
-    msg,
-)
+from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, Verdict, ViolationCode
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode

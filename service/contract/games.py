@@ -16,10 +16,10 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
+from service.messages import msg
 from service.rules.deal import Status, evaluate_deal
 from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, totals
 from service.rules.table import MAX_PLAYERS
-from service.rules.verdicts import msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 from . import examples

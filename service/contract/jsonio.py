@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from service.rules.verdicts import Message, msg
+from service.messages import Message, msg
 
 
 class BodyError(ValueError):

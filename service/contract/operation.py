@@ -9,7 +9,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.rules.verdicts import msg
+from service.messages import msg
 from service.texts import DEFAULT_LANGUAGE
 
 from .common import StrictSchema

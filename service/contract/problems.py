@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from service.rules.verdicts import Message, msg
+from service.messages import Message, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 PROBLEM_MIMETYPE = "application/problem+json"

@@ -16,8 +16,8 @@ from typing import IO, Any
 
 import marshmallow as ma
 
+from service.messages import Message, msg
 from service.rules.deal import Evaluation
-from service.rules.verdicts import Message, msg
 from service.texts import DEFAULT_LANGUAGE
 
 from .evaluate import EVALUATE, ID_MAX_LENGTH, answer_record

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.messages import Points, msg
 from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
     TOTAL_HALF,
@@ -20,7 +21,6 @@ from service.rules.scoring import (
 )
 from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
-from service.rules.verdicts import Points, msg
 from service.texts import render
 
 from . import examples

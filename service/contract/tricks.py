@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.messages import msg
 from service.rules.cards import is_trump, mask_of
 from service.rules.play import led_suit, legal_cards, legal_message, opening_ban, trick_winner
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
-from service.rules.verdicts import msg
 from service.texts import render
 
 from . import examples

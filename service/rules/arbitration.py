@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from ..messages import Message, msg
 from .cards import EXCUSE_BIT, KINGS, OUDLERS, SUIT_OF, TRUMPS, CardMask, count
 from .frozen import copied_by_constructor
 from .play import Trick
 from .poignees import first_card_at, is_second, showable_cards, tier_of
 from .record import DealContext, PoigneeShown
 from .scoring import PoigneeSize, Score, Side, Summary, score
-from .verdicts import Decision, Message, RulingReason, Violation, ViolationCode, msg
+from .verdicts import Decision, RulingReason, Violation, ViolationCode
 
 
 class AtFault(StrEnum):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..messages import Term, msg
 from .record import DealContext
 from .scoring import Contract
-from .verdicts import Term, ViolationCode, msg
+from .verdicts import ViolationCode
 
 
 def contract_and_taker(deal: DealContext) -> tuple[Contract | None, int | None]:

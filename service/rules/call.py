@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..messages import CardName, msg
 from .cards import JACK, KING, RANK_OF, CardMask, suit_card
 from .cards import PLAIN_SUITS as SUITS
 from .record import DealContext, DealRecord
-from .verdicts import CardName, ViolationCode, msg
+from .verdicts import ViolationCode
 
 
 def partner_of(deal: DealContext, hands: Sequence[CardMask], taker: int) -> int | None:

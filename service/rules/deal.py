@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..messages import Message, msg
 from .arbitration import Ruling, rule_deal
 from .auction import contract_and_taker
 from .call import called_card_played, check_call, partner_of
@@ -30,7 +31,7 @@ from .record import DealContext, DealRecord
 from .replay import NextPlay, first_leader, replay
 from .scoring import Contract, Score, Side, Summary, score
 from .table import TABLES
-from .verdicts import Decision, Message, RedealReason, Violation, ViolationCode, msg
+from .verdicts import Decision, RedealReason, Violation, ViolationCode
 
 
 class Status(StrEnum):

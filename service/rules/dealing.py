@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..messages import CardName, msg
 from .cards import EXCUSE_BIT, PETIT, TRUMPS, CardMask, mask_of
 from .record import DealContext
 from .variants import Rules
-from .verdicts import CardName, ViolationCode, msg
+from .verdicts import ViolationCode
 
 
 def check_dealt_hands(deal: DealContext) -> list[CardMask] | None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..messages import CardName, Term, msg
 from .cards import EXCUSE_BIT, FULL_DECK, KINGS, OUDLERS, TRUMPS, CardMask, count, iter_cards, mask_of
 from .play import Trick, trick_winner
 from .record import DealContext, DealRecord
 from .replay import first_leader
 from .scoring import Contract
-from .verdicts import CardName, Term, ViolationCode, msg
+from .verdicts import ViolationCode
 
 
 def play_hands(deal: DealContext, dealt: list[CardMask] | None, contract: Contract, taker: int) -> list[CardMask]:

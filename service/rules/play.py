@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from ..messages import Arg, CardCodes, CardName, Message, Term, msg
 from .cards import (
     BIT,
     DECK_SIZE,
@@ -37,7 +38,7 @@ from .cards import (
 )
 from .frozen import copied_by_constructor
 from .variants import Rules
-from .verdicts import Arg, CardCodes, CardName, LegalReason, Message, Term, ViolationCode, msg
+from .verdicts import LegalReason, ViolationCode
 
 __all__ = [
     "Clause",

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..messages import CardName, msg
 from .cards import EXCUSE, EXCUSE_BIT, TRUMPS, CardMask, count, iter_cards, mask_of
 from .frozen import copied_by_constructor
 from .record import DealContext, PoigneeShown
 from .scoring import PoigneeSize, Side
 from .table import Table
-from .verdicts import CardName, ViolationCode, msg
+from .verdicts import ViolationCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..messages import Message
 from .cards import Card, CardMask
 from .frozen import copied_by_constructor
 from .scoring import Contract
 from .table import Table
 from .variants import FFT, Rules
-from .verdicts import Message, Violation, ViolationCode
+from .verdicts import Violation, ViolationCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..messages import CardName, Message, msg
 from .cards import BIT, EXCUSE, EXCUSE_BIT, SUIT_OF, Card, CardMask, Suit
 from .frozen import copied_by_constructor
 from .play import Trick, best_card, clause, legal_cards, opening_ban, violation_message
 from .record import DealContext, DealRecord
 from .table import TABLES
 from .variants import FirstLead, Rules
-from .verdicts import CardName, Message, ViolationCode, msg
+from .verdicts import ViolationCode
 
 TRUMP_SUIT = Suit.TRUMPS  # one global lookup in the replay's inner loop, not two
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final, NamedTuple
 
+from ..messages import Message, Points, Signed, SignedList, Term, msg
 from .table import TABLES
 from .variants import FFT, Rules
-from .verdicts import Message, Points, Signed, SignedList, Term, msg
 
 
 class Contract(StrEnum):

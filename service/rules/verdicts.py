@@ -4,18 +4,19 @@ Each code carries its meaning, which the contract (openapi.yaml) and the metrics
 here, so that a code is named and explained in one place. A *violation* is a fault of a deal
 record, reported in a 200 answer; nothing else is called a fault or a violation.
 
-Words for people are not written here: a verdict carries a :class:`Message`, a catalog key
-(starting with its code) and the specifics (the card, the seat, the trump to beat). The
-catalogs of :mod:`service.texts` say it in the reader's language, so the core stays free of
-languages and files.
+Words for people are not written here: a verdict carries a :class:`~service.messages.Message`,
+a catalog key (starting with its code) and the specifics (the card, the seat, the trump to
+beat). The catalogs of :mod:`service.texts` say it in the reader's language, so the core stays
+free of languages and files.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Self, TypeAlias
+from typing import Self
 
+from ..messages import Message
 from .cards import Card, CardMask
 from .frozen import copied_by_constructor
 
@@ -178,72 +179,6 @@ class RulingReason(Verdict):
 
 
 @dataclass(frozen=True, slots=True)
-class CardName:
-    """A card said in words (« le 15 d'atout », "the king of hearts")."""
-
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class CardCodes:
-    """Cards listed by their wire codes, in deck order (a list of legal cards)."""
-
-    cards: CardMask
-
-
-@dataclass(frozen=True, slots=True)
-class Points:
-    """Card points, given in half points: written as players write them (40.5, « 40,5 »)."""
-
-    half: int
-
-
-@dataclass(frozen=True, slots=True)
-class Signed:
-    """A score term with its sign always written (+66, −420)."""
-
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class SignedList:
-    """Signed numbers in a row: every seat's mark."""
-
-    values: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """A word of the game from the catalog's ``term.<kind>.<value>`` (a contract, a side, a suit)."""
-
-    kind: str
-    value: str
-
-
-Arg: TypeAlias = "int | str | CardName | CardCodes | Points | Signed | SignedList | Term | Message"
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """Words for people, kept as a catalog key and its arguments until a language is known.
-
-    ``count``, when set, chooses the plural form (and is also the ``{count}`` argument).
-    """
-
-    key: str
-    args: tuple[tuple[str, Arg], ...] = ()
-    count: int | Points | None = None
-
-
-def msg(_key: str, _count: int | Points | None = None, /, **args: Arg) -> Message:
-    """A :class:`Message`; its key is a literal, so that the catalog tests find every key.
-
-    (The positional parameters' names cannot be those of a message's arguments, ``key``
-    among them: compiled, positional-only parameters are matched by name too.)"""
-    return Message(_key, tuple(args.items()), _count)
-
-
-@dataclass(frozen=True, slots=True)
 class Violation:
     """One fault of a deal record, located at a trick and seat where that applies."""
 
@@ -259,4 +194,4 @@ class Violation:
     earlier root fault this one follows from (rules.md §12)."""
 
 
-copied_by_constructor(CardName, CardCodes, Points, Signed, SignedList, Term, Message, Violation)
+copied_by_constructor(Violation)

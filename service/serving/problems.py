@@ -12,7 +12,7 @@ from http import HTTPStatus
 
 from gunicorn.http import errors
 
-from ..rules.verdicts import Message, msg
+from ..messages import Message, msg
 from ..texts import DEFAULT_LANGUAGE, render
 
 PROBLEM_BASE = "/problems/"

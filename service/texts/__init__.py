@@ -22,8 +22,8 @@ from babel.core import default_locale
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from service.messages import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term
 from service.rules.cards import CARD_CODES, EXCUSE, FIRST_TRUMP, PETIT, RANK_OF, SUIT_OF, Card, Suit, iter_cards
-from service.rules.verdicts import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term
 
 __all__ = [
     "DEFAULT_LANGUAGE",

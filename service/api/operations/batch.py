@@ -50,7 +50,7 @@ from service.contract.records import (
     too_long_item,
     without_line_end,
 )
-from service.rules.verdicts import msg
+from service.messages import msg
 
 from ..layers import telemetry
 from ..layers.language import request_language
