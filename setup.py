@@ -123,5 +123,6 @@ class BuildRules(build_ext):
 setup(
     cmdclass={"build_py": BuildPackage, "build_ext": BuildRules},
     ext_modules=compiled_rules(),
-    package_data={"service.rules": [STAMP]} if COMPILE else {},
+    # The examples of the contract (data read at run time); the compiled core's stamp, when built.
+    package_data={"service.contract": ["examples/*.json"], **({"service.rules": [STAMP]} if COMPILE else {})},
 )

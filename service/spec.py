@@ -1,10 +1,11 @@
 """The contract written out, for `make spec`.
 
 ``python -m service.spec`` prints the OpenAPI document (openapi.yaml); ``python -m service.spec
---answers`` first rewrites :mod:`service.contract.example_answers`, the answer to each request
-example, which the document carries as the operation's 200 examples. The answers come from the
-contract itself, the same functions that serve each operation; tests/test_openapi.py requires
-that the service still answers every example exactly so.
+--answers`` first rewrites the answers in the examples' files (``service/contract/examples/``:
+each example's summary and request are written by hand, its answer by this command), which the
+document carries as the operation's 200 examples. The answers come from the contract itself,
+the same functions that serve each operation; tests/test_openapi.py requires that the service
+still answers every example exactly so.
 
 ``--record`` keeps the contract's versions honest (the README's version policy): a version that
 ``CHANGELOG.md`` dates is released, and the digest of its document is recorded in
@@ -19,7 +20,6 @@ import argparse
 import copy
 import hashlib
 import json
-import pprint
 import re
 import sys
 from pathlib import Path
@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).parent.parent
-ANSWERS_FILE = Path(__file__).parent / "contract" / "example_answers.py"
+EXAMPLES_DIR = Path(__file__).parent / "contract" / "examples"
 CHANGELOG_FILE = ROOT / "CHANGELOG.md"
 RELEASES_FILE = ROOT / "docs" / "contract-releases.json"
 
@@ -113,28 +113,40 @@ def record_release(document: dict[str, Any], version: str) -> tuple[bool, list[s
     return not contract_changed(document, version, releases), release_problems(document, version, changelog, releases)
 
 
-_HEADER = '''"""The answers to the request examples (service.contract.examples), by operation id: the
-contract's 200 response examples. Written by `python -m service.spec --answers` (`make spec`);
-a test requires that the service still answers each example exactly so.
-"""
+def example_file(examples: dict[str, Any]) -> str:
+    """An operation's examples as their file holds them: JSON, objects and lists of objects one
+    member a line, lists of plain values on one line (a hand, a trick)."""
 
-from __future__ import annotations
+    def text(value: Any, indent: int) -> str:
+        inner, outer = " " * (indent + 2), " " * indent
+        if isinstance(value, dict) and value:
+            members = ",\n".join(
+                f"{inner}{json.dumps(k, ensure_ascii=False)}: {text(v, indent + 2)}" for k, v in value.items()
+            )
+            return "{\n" + members + "\n" + outer + "}"
+        if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+            return "[\n" + ",\n".join(inner + text(v, indent + 2) for v in value) + "\n" + outer + "]"
+        return json.dumps(value, ensure_ascii=False)
 
-from typing import Any
-
-'''
+    return text(examples, 0) + "\n"
 
 
-def example_answers() -> dict[str, dict[str, Any]]:
-    """Every operation's answer to each of its request examples, in English."""
+def write_example_answers() -> None:
+    """Each example's answer, as the service gives it in English, written into its operation's file."""
     from service.contract.jsonio import dumps
     from service.contract.operations import OPERATIONS
 
-    # As sent: through JSON, which writes the core's enums as their values.
-    return {
-        op_id: {name: json.loads(dumps(op.respond(example["value"]))) for name, example in op.examples.items()}
-        for op_id, op in OPERATIONS.items()
-    }
+    for op_id, op in OPERATIONS.items():
+        examples = {
+            name: {
+                "summary": example.summary,
+                "request": example.request,
+                # As sent: through JSON, which writes the core's enums as their values.
+                "answer": json.loads(dumps(op.respond(example.request).answer)),
+            }
+            for name, example in op.examples.items()
+        }
+        (EXAMPLES_DIR / f"{op_id}.json").write_text(example_file(examples), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,8 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.answers:
-        text = pprint.pformat(example_answers(), width=110, sort_dicts=False)
-        ANSWERS_FILE.write_text(f"{_HEADER}ANSWERS: dict[str, dict[str, Any]] = {text}\n", encoding="utf-8")
+        write_example_answers()
     # Read only now: the document's 200 examples are the answers just written.
     from service import __version__
     from service.api.ops.spec import spec_yaml

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.contract.examples import SCORE_GAME
+from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from service.rules.cards import CARD_BY_CODE
 from service.rules.sheet import draw_for_deal, draw_rank
@@ -18,7 +18,7 @@ from service.rules.sheet import draw_for_deal, draw_rank
 from .mutations import faulty
 
 PATH = "/v1/games/score"
-SHEET = SCORE_GAME["rulebookSheet"]["value"]
+SHEET = SCORE_GAME.examples["rulebookSheet"].request
 
 
 def post(client: FlaskClient, body: dict[str, Any], **kwargs: Any) -> Any:

@@ -74,7 +74,7 @@ def test_every_operation_has_a_valid_body_and_a_served_plan() -> None:
 def valid_requests() -> list[tuple[str, dict[str, Any]]]:
     out = list(BODIES.items())
     # Every operation's documented request examples: valid, by the contract's word.
-    out += [(PATHS[name], example["value"]) for name, op in OPERATIONS.items() for example in op.examples.values()]
+    out += [(PATHS[name], example.request) for name, op in OPERATIONS.items() for example in op.examples.values()]
     # Batches whose every record is valid: no record sends the batch to marshmallow's load.
     out += [(BATCH, {"deals": [random_deal(seed, n) for n in (3, 4, 5)]}) for seed in range(3)]
     out += [(BATCH, {"deals": []})]

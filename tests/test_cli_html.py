@@ -31,7 +31,7 @@ def _log(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
 
 
 def _root_messages(deal: dict[str, Any], language: str) -> list[str]:
-    answer = EVALUATE.respond(deal, language)
+    answer = EVALUATE.respond(deal, language).answer
     return [v["message"] for v in answer["violations"] if v["caused_by"] is None]
 
 

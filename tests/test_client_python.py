@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.contract.examples import SCORE_GAME
+from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.conftest import deal_request, golden
@@ -232,7 +232,7 @@ def test_the_rulebook_sheet_reads_typed_through_the_client(client_package: str, 
     unset = importlib.import_module(f"{client_package}.types").Unset
     score_game = importlib.import_module(f"{client_package}.api.games.score_game")
     client = package.Client(base_url=server.base)
-    body = models.GameScoreRequest.from_dict(json.loads(json.dumps(SCORE_GAME["rulebookSheet"]["value"])))
+    body = models.GameScoreRequest.from_dict(json.loads(json.dumps(SCORE_GAME.examples["rulebookSheet"].request)))
     assert all(isinstance(d, models.GameDeal) and isinstance(d.record, unset) for d in body.deals)
     sheet = score_game.sync(client=client, body=body)
     assert isinstance(sheet, models.GameScoreResponse)

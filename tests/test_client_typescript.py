@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.contract.examples import SCORE_GAME
+from service.contract.games import SCORE_GAME
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
 from tests.serving import ROOT, Gunicorn
 
@@ -158,7 +158,7 @@ console.log(JSON.stringify(answers));
 def sheet_program() -> str:
     """A program that posts the rulebook's sheet as a typed GameScoreRequest literal and prints
     the bilans and rows it reads through the typed answer."""
-    sheet = json.dumps(SCORE_GAME["rulebookSheet"]["value"])
+    sheet = json.dumps(SCORE_GAME.examples["rulebookSheet"].request)
     return f"""import createClient from "openapi-fetch";
 import type {{ components, paths }} from "./schema.js";
 

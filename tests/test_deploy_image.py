@@ -106,6 +106,9 @@ def assert_the_kit(wheel: zipfile.ZipFile) -> None:
 
 def assert_compiled_catalogs(wheel: zipfile.ZipFile) -> None:
     names = wheel.namelist()
+    # The contract's examples are data the package reads at run time.
+    examples = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "service/contract/examples").glob("*.json"))
+    assert examples and [n for n in names if n.startswith("service/contract/examples/")] == examples
     for language in ("en", "fr"):
         for domain in ("messages", "cli"):
             assert f"service/texts/locales/{language}/LC_MESSAGES/{domain}.mo" in names

@@ -96,9 +96,9 @@ def test_answering_leaves_the_request_as_sent() -> None:
 
     for op in OPERATIONS.values():
         for name, example in op.examples.items():
-            sent = copy.deepcopy(example["value"])
-            op.respond(example["value"])
-            assert example["value"] == sent, f"{op.operation_id} {name}"
+            sent = copy.deepcopy(example.request)
+            op.respond(example.request)
+            assert example.request == sent, f"{op.operation_id} {name}"
 
 
 @pytest.mark.parametrize(("path", "name", "body"), EXAMPLES, ids=[f"{p}:{n}" for p, n, _ in EXAMPLES])

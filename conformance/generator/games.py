@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import random
 
-from service.contract.examples import SCORE_GAME
+from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from service.rules.sheet import dealers_due
 
@@ -62,7 +62,7 @@ def game_cases(kit: Kit) -> None:
 
 def rulebook_cases(kit: Kit) -> None:
     t = kit.topic(OPERATION, "rulebook", "The rulebook's five worked deals (§10) kept on one sheet at one table.")
-    request = copy.deepcopy(SCORE_GAME["rulebookSheet"]["value"])
+    request = copy.deepcopy(SCORE_GAME.examples["rulebookSheet"].request)
     nets, plus, minus = [-446, -390, 1346, -510], [318, 360, 1746, 270], [764, 750, 400, 780]
     want: dict[str, Json] = {"/draw/first_dealer": 1, "/draw/redraw": [], "/zero_sum": True, "/claims/agree": True}
     for s in range(4):

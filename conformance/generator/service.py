@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from service.contract.declaration import Operation
 from service.contract.evaluate import EVALUATE
 from service.contract.games import SCORE_GAME
 from service.contract.jsonio import dumps
-from service.contract.operation import Operation
 from service.contract.problems import ProblemError
 from service.contract.scoring import SCORE
 from service.contract.tricks import LEGAL_CARDS, WINNER
@@ -34,7 +34,7 @@ class ServiceError(Exception):
 def answer(operation: str, request: Any) -> Any:
     """The service's answer (JSON) to ``request`` posed to ``operation`` (a key of OPERATIONS)."""
     try:
-        answered = OPERATIONS[operation].respond(request)
+        answered = OPERATIONS[operation].respond(request).answer
     except ProblemError as exc:
         codes = [(e.pointer, e.code) for e in exc.errors]
         raise ServiceError(f"{operation}: {exc.status} {codes} for {json.dumps(request)}") from None

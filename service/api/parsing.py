@@ -28,13 +28,24 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.connection import CLOSE_CONNECTION
+from service.contract.declaration import Operation, load
 from service.contract.jsonio import BodyError, dumps, parse_body
 from service.contract.openapi import operation_doc
-from service.contract.operation import Operation, load
 from service.contract.problems import ParameterError, ProblemError, whole
 from service.messages import Arg, msg
 
+from .layers import telemetry
+from .layers.language import request_language
+
 JSON = "application/json"
+
+
+def answer(op: Operation, req: dict[str, Any], **options: Any) -> dict[str, Any]:
+    """``op``'s answer to a loaded request, its texts in the language the request asks for
+    (``options``: the operation's own, its query parameters); what the rules decided is counted."""
+    answered = op.answer(req, request_language(), **options)
+    telemetry.count(answered.decided)
+    return answered.answer
 
 
 def stalled(exc: BaseException | None) -> bool:

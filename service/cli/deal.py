@@ -18,10 +18,10 @@ from typing import Any
 import orjson
 
 from service.contract.claims import true_claims_of
+from service.contract.declaration import Decided
 from service.contract.evaluate import ID_MAX_LENGTH
 from service.contract.records import record_item
 from service.randomdeals import random_record, request_of
-from service.rules.deal import Evaluation
 from service.rules.table import PLAYER_COUNTS
 
 from .errors import CommandError
@@ -54,11 +54,12 @@ def add_parser(commands: Any) -> None:
 
 def claims_of(request: dict[str, Any], seed: int) -> dict[str, Any]:
     """What the service's evaluation says of a request, as the claims an engine would make."""
-    evaluations: list[Evaluation] = []
-    item = record_item(0, request, evaluations.append, language=language())
-    if "problem" in item:
+    decided: list[Decided] = []
+    item = record_item(0, request, decided.append, language=language())
+    evaluation = decided[0].evaluation if decided else None
+    if evaluation is None:
         raise CommandError(say("deal.not_evaluated", seed=str(seed), detail=item["problem"]["detail"]))
-    return true_claims_of(evaluations[0], request["players"])
+    return true_claims_of(evaluation, request["players"])
 
 
 def deal_lines(players: int, seed: int, count: int, id_prefix: str | None, claims: bool) -> Iterator[bytes]:

@@ -14,13 +14,12 @@ from marshmallow import fields
 
 from service.texts import DEFAULT_LANGUAGE
 
-from . import examples
 from .common import AnswerSchema, StrictSchema
+from .declaration import Answered, Operation, read_examples
 from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
 from .fields import FULL, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .jsonio import dumps
 from .openapi import ProblemSchema
-from .operation import Operation
 from .records import JSON_BATCH_MAX_DEALS, Observer, Tally, record_item
 
 NDJSON = "application/x-ndjson"
@@ -124,7 +123,8 @@ NDJSON_DOC = {
                 },
                 "x-item-schema": {"$ref": "#/components/schemas/EvaluateRequest"},
                 "example": "".join(
-                    dumps(deal).decode() + "\n" for deal in examples.EVALUATE_BATCH["replay"]["value"]["deals"]
+                    dumps(deal).decode() + "\n"
+                    for deal in read_examples("evaluateDealBatch")["replay"].request["deals"]
                 ),
             }
         },
@@ -178,7 +178,7 @@ def evaluate_records(
 
     Each record is let go of once answered and each item passed through ``keep`` as soon as
     it is made (the HTTP view keeps its bytes, not the objects); ``pause`` is called between
-    two records, ``observe`` with each evaluation.
+    two records, ``observe`` with what the rules decided of each deal.
     """
     tally = Tally()
     results = []
@@ -191,17 +191,12 @@ def evaluate_records(
     return {"results": results, "summary": tally.summary()}
 
 
-def answer_batch(req: dict[str, Any], language: str) -> dict[str, Any]:
-    """The answer to a loaded JSON batch, every record whole (``detail=full``). The caller's
-    list of records is left as it is (the HTTP view lets go of its own as it goes)."""
-    return evaluate_records(iter(req["deals"]), language)
+def answer_batch(req: dict[str, Any], language: str, **options: Any) -> Answered:
+    """The answer to a loaded JSON batch (``options``: those of :func:`evaluate_records`). The
+    caller's list of records is left as it is (the HTTP view lets go of its own as it goes)."""
+    return Answered(evaluate_records(iter(req["deals"]), language, **options))
 
 
 EVALUATE_BATCH = Operation(
-    "evaluateDealBatch",
-    "/v1/deals/evaluate-batch",
-    BatchRequest(),
-    BatchResponse(),
-    examples.EVALUATE_BATCH,
-    answer_batch,
+    "evaluateDealBatch", "/v1/deals/evaluate-batch", None, BatchRequest(), BatchResponse(), answer_batch
 )

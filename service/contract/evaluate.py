@@ -18,7 +18,6 @@ from service.rules.variants import Rules
 from service.rules.verdicts import Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
-from . import examples
 from .claims import ClaimsResultSchema, ClaimsSchema, check_claims, true_claims_of
 from .common import (
     AnswerSchema,
@@ -30,6 +29,7 @@ from .common import (
     seat_error,
     seat_field,
 )
+from .declaration import Answered, Decided, Operation
 from .fields import (
     FULL,
     SUMMARY,
@@ -47,7 +47,6 @@ from .fields import (
     codes,
     codes_of,
 )
-from .operation import Operation
 from .scoring import ScoreResponse, check_contract, dump_score
 
 PASS = "pass"
@@ -492,25 +491,20 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
     } | ({} if ev.ruling is None else {"ruling": dump_ruling(ev.ruling, language)})
 
 
-def answer_record(
-    req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail: str = FULL
-) -> tuple[dict[str, Any], Evaluation]:
+def answer_record(req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail: str = FULL) -> Answered:
     """Evaluate a loaded deal record: its answer (with its claims checked), whole or its digest
     as ``detail`` asks, its texts in ``language``; and the evaluation."""
     evaluation = evaluate_deal(record_of(req))
     dump = digest_evaluation if detail == SUMMARY else dump_evaluation
     answer = dump(evaluation, req["id"], language)
+    agree = None
     if req["claims"] is not None:
         right = true_claims_of(evaluation, req["players"])
-        answer["claims"] = check_claims(req["claims"], right, evaluation.partner_known, language)
-    return answer, evaluation
-
-
-def answer_evaluation(req: dict[str, Any], language: str) -> dict[str, Any]:
-    """The whole evaluation of a loaded deal record, its claims checked."""
-    return answer_record(req, language)[0]
+        answer["claims"] = claims = check_claims(req["claims"], right, evaluation.partner_known, language)
+        agree = claims["agree"]
+    return Answered(answer, Decided(evaluation=evaluation, claims_agree=agree))
 
 
 EVALUATE = Operation(
-    "evaluateDeal", "/v1/deals/evaluate", EvaluateRequest(), EvaluateResponse(), examples.EVALUATE, answer_evaluation
+    "evaluateDeal", "/v1/deals/evaluate", "evaluate", EvaluateRequest(), EvaluateResponse(), answer_record
 )

@@ -22,11 +22,10 @@ from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, to
 from service.rules.table import MAX_PLAYERS
 from service.texts import DEFAULT_LANGUAGE, render
 
-from . import examples
 from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
+from .declaration import Answered, Operation
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
-from .operation import Operation
 from .scoring import SCORE, ScoreRequest, scored
 
 GAME_MAX_DEALS = 100
@@ -269,7 +268,7 @@ def _dealt_again(entry: dict[str, Any]) -> bool:
     return entry.get("not_played") is not None and entry["not_played"]["reason"] == "redeal"
 
 
-def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
+def answer_game(req: dict[str, Any], language: str) -> Answered:
     """The sheet of a loaded game: each row, the totals, the bilans, the claims checked."""
     n = req["players"]
     rows = [_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
@@ -296,7 +295,7 @@ def answer_game(req: dict[str, Any], language: str) -> dict[str, Any]:
     }
     if req["claims"] is not None:
         answer["claims"] = _check(req["claims"], marks, [s["net"] for s in seats])
-    return answer
+    return Answered(answer)
 
 
 def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int]) -> dict[str, Any]:
@@ -332,5 +331,5 @@ def sheet_csv(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
 
 
 SCORE_GAME = Operation(
-    "scoreGame", "/v1/games/score", GameScoreRequest(), GameScoreResponse(), examples.SCORE_GAME, answer_game
+    "scoreGame", "/v1/games/score", "score-game", GameScoreRequest(), GameScoreResponse(), answer_game
 )

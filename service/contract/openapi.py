@@ -13,7 +13,7 @@ from .fields import EnumField
 from .problems import PROBLEM_MIMETYPE
 
 if TYPE_CHECKING:
-    from .operation import Operation
+    from .declaration import Operation
 
 JSON = "application/json"
 
@@ -105,17 +105,11 @@ SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
 def operation_doc(op: Operation, parameters: tuple[str, ...] = ()) -> dict[str, Any]:
     """The OpenAPI operation object of ``op`` (schemas as marshmallow schemas, components by
     name, which the spec's builder turns into references): its request and answer with their
-    examples (the answer to each request example: :mod:`service.contract.example_answers`),
-    the problem answers of an operation that reads a JSON body, the ``Accept-Language``
-    parameter and the query ``parameters`` named."""
-    from .example_answers import ANSWERS
-
-    answers = ANSWERS.get(op.operation_id, {})
-    answered = {
-        name: {"summary": example["summary"], "value": answers[name]}
-        for name, example in op.examples.items()
-        if name in answers
-    }
+    examples (each request example's answer is the 200's example of the same name), the
+    problem answers of an operation that reads a JSON body, the ``Accept-Language`` parameter
+    and the query ``parameters`` named."""
+    requests = {name: {"summary": e.summary, "value": e.request} for name, e in op.examples.items()}
+    answered = {name: {"summary": e.summary, "value": e.answer} for name, e in op.examples.items()}
     responses: dict[int, Any] = {
         200: {
             "description": "OK",
@@ -132,6 +126,6 @@ def operation_doc(op: Operation, parameters: tuple[str, ...] = ()) -> dict[str, 
     return {
         "operationId": op.operation_id,
         "parameters": [ACCEPT_LANGUAGE, *parameters],
-        "requestBody": {"required": True, "content": {JSON: {"schema": op.request_schema, "examples": op.examples}}},
+        "requestBody": {"required": True, "content": {JSON: {"schema": op.request_schema, "examples": requests}}},
         "responses": responses,
     }

@@ -1,15 +1,21 @@
-"""Every operation of the contract, by ``operationId``: what serves them all, and the tests
-that hold each fast path to its schema, read them from here, so that none is forgotten."""
+"""Every operation of the contract, declared once: its id, path, name in the conformance kit,
+schemas, examples and answer (:class:`~.declaration.Operation`). What serves them, the kit's
+generator and runner, the command line's batch client, the docs and the tests that hold each
+fast path to its schema all read them from here, so that none is forgotten or named twice."""
 
 from __future__ import annotations
 
 from .batch import EVALUATE_BATCH
+from .declaration import Operation
 from .evaluate import EVALUATE
 from .games import SCORE_GAME
-from .operation import Operation
 from .scoring import SCORE
 from .tricks import LEGAL_CARDS, WINNER
 
 OPERATIONS: dict[str, Operation] = {
     op.operation_id: op for op in (LEGAL_CARDS, WINNER, SCORE, EVALUATE, EVALUATE_BATCH, SCORE_GAME)
 }
+"""By ``operationId``, in the order the contract lists them."""
+
+IN_THE_KIT: dict[str, Operation] = {op.kit_name: op for op in OPERATIONS.values() if op.kit_name is not None}
+"""The operations the conformance kit has cases of, by their name there, in the same order."""

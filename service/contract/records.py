@@ -17,9 +17,9 @@ from typing import IO, Any
 import marshmallow as ma
 
 from service.messages import Message, msg
-from service.rules.deal import Evaluation
 from service.texts import DEFAULT_LANGUAGE
 
+from .declaration import Decided
 from .evaluate import EVALUATE, ID_MAX_LENGTH, answer_record
 from .fields import FULL, SUMMARY
 from .jsonio import BodyError, parse_body
@@ -38,7 +38,8 @@ JSON_BATCH_MAX_DEALS = 1_000
 JSON_BATCH_MAX_BYTES = 4 * 1024 * 1024
 """Largest ``application/json`` batch body: it is parsed whole, unlike NDJSON."""
 
-Observer = Callable[[Evaluation], None]
+Observer = Callable[[Decided], None]
+"""Told what the rules decided of each deal evaluated (the metrics count it)."""
 
 
 def _id_of(data: Any) -> str | None:
@@ -114,9 +115,9 @@ def record_item(
             *errors_from_messages(exc.messages),
             language=language,
         )
-    answer, evaluation = answer_record(req, language, detail)
+    answer, decided = answer_record(req, language, detail)
     if observe is not None:
-        observe(evaluation)
+        observe(decided)
     return {"index": index, "id": req["id"], "digest" if detail == SUMMARY else "result": answer}
 
 

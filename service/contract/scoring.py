@@ -23,8 +23,8 @@ from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
 from service.texts import render
 
-from . import examples
 from .common import AnswerSchema, Errors, StrictSchema, fail, players_field, rules_field, seat_error
+from .declaration import Answered, Decided, Operation
 from .fields import (
     BoundedList,
     EnumField,
@@ -36,7 +36,6 @@ from .fields import (
     StrictNested,
     StrictString,
 )
-from .operation import Operation
 
 
 def contract_field() -> EnumField:
@@ -207,9 +206,10 @@ def scored(req: dict[str, Any]) -> tuple[Summary, Score]:
     return summary, score(summary)
 
 
-def answer_score(req: dict[str, Any], language: str) -> dict[str, Any]:
+def answer_score(req: dict[str, Any], language: str) -> Answered:
     """The marks of every seat from a loaded summary (rules.md §9), explained in ``language``."""
-    return dump_score(scored(req)[1], language)
+    summary, result = scored(req)
+    return Answered(dump_score(result, language), Decided(scored=(summary.contract, result.won)))
 
 
-SCORE = Operation("scoreDeal", "/v1/deals/score", ScoreRequest(), ScoreResponse(), examples.SCORE, answer_score)
+SCORE = Operation("scoreDeal", "/v1/deals/score", "score", ScoreRequest(), ScoreResponse(), answer_score)

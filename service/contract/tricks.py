@@ -10,7 +10,6 @@ from service.rules.play import led_suit, legal_cards, legal_message, opening_ban
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 from service.texts import render
 
-from . import examples
 from .common import (
     AnswerSchema,
     Errors,
@@ -21,6 +20,7 @@ from .common import (
     rules_field,
     seat_error,
 )
+from .declaration import Answered, Decided, Operation
 from .fields import (
     CardField,
     EnumField,
@@ -32,7 +32,6 @@ from .fields import (
     code,
     codes_of,
 )
-from .operation import Operation
 
 
 class LegalCardsRequest(StrictSchema):
@@ -89,13 +88,14 @@ class LegalCardsResponse(AnswerSchema):
     )
 
 
-def answer_legal_cards(req: dict[str, Any], language: str) -> dict[str, Any]:
+def answer_legal_cards(req: dict[str, Any], language: str) -> Answered:
     """The legal cards of a loaded request (rules.md §5, §6), its message in ``language``."""
     banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
     result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
     # reason is a StrEnum, which orjson writes as its value.
     message = render(legal_message(result.reason, req["trick"], banned), language)
-    return {"legal": codes_of(result.cards), "reason": result.reason, "message": message}
+    answer = {"legal": codes_of(result.cards), "reason": result.reason, "message": message}
+    return Answered(answer, Decided(legal_reason=result.reason))
 
 
 class WinnerRequest(StrictSchema):
@@ -141,29 +141,29 @@ class WinnerResponse(AnswerSchema):
     complete = StrictBoolean(required=True, metadata={"description": "Every player has played to the trick."})
 
 
-def answer_winner(req: dict[str, Any], language: str) -> dict[str, Any]:
+def answer_winner(req: dict[str, Any], language: str) -> Answered:
     """Who wins a loaded trick, or is winning it so far (rules.md §7); no texts, whatever the language."""
     cards, players = req["cards"], req["players"]
     index = trick_winner(cards)
     suit = led_suit(cards)
-    return {
-        "winner": None if index is None else (req["leader"] + index) % players,
-        "winner_index": index,
-        "winning_card": None if index is None else code(cards[index]),
-        "led_suit": None if suit is None else suit.code,
-        "trumped": any(is_trump(c) for c in cards),
-        "complete": len(cards) == players,
-    }
+    return Answered(
+        {
+            "winner": None if index is None else (req["leader"] + index) % players,
+            "winner_index": index,
+            "winning_card": None if index is None else code(cards[index]),
+            "led_suit": None if suit is None else suit.code,
+            "trumped": any(is_trump(c) for c in cards),
+            "complete": len(cards) == players,
+        }
+    )
 
 
 LEGAL_CARDS = Operation(
     "listLegalCards",
     "/v1/tricks/legal-cards",
+    "legal-cards",
     LegalCardsRequest(),
     LegalCardsResponse(),
-    examples.LEGAL_CARDS,
     answer_legal_cards,
 )
-WINNER = Operation(
-    "findTrickWinner", "/v1/tricks/winner", WinnerRequest(), WinnerResponse(), examples.TRICK_WINNER, answer_winner
-)
+WINNER = Operation("findTrickWinner", "/v1/tricks/winner", "winner", WinnerRequest(), WinnerResponse(), answer_winner)

@@ -35,11 +35,10 @@ from werkzeug.wsgi import ClosingIterator
 
 from ... import __version__
 from ...connection import STREAMED
+from ...contract.declaration import Decided
 from ...logs import VERDICT_KEY
 from ...rules import CORE
 from ...rules.deal import Evaluation
-from ...rules.play import LegalReason
-from ...rules.scoring import Contract
 
 if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -238,16 +237,31 @@ def _verdicts() -> Verdicts:
     return counters
 
 
-def legal_cards_decided(reason: LegalReason) -> None:
+def count(decided: Decided) -> None:
+    """Count what the rules decided of one request, and leave it, as codes, for its access log line."""
     counters = _verdicts()
-    counters.inc(counters.legal_cards, reason)
-    _note({"operation": "legal_cards", "reason": reason})
-
-
-def deal_scored(contract: Contract, won: bool) -> None:
-    counters = _verdicts()
-    counters.inc(counters.scores, contract, "true" if won else "false")
-    _note({"operation": "score", "contract": contract, "won": won})
+    if decided.legal_reason is not None:
+        counters.inc(counters.legal_cards, decided.legal_reason)
+        _note({"operation": "legal_cards", "reason": decided.legal_reason})
+    if decided.scored is not None:
+        contract, won = decided.scored
+        counters.inc(counters.scores, contract, "true" if won else "false")
+        _note({"operation": "score", "contract": contract, "won": won})
+    evaluation = decided.evaluation
+    if evaluation is not None:
+        for counter, labels in _evaluation_counts(counters, evaluation):
+            counters.inc(counter, *labels)
+        _note(
+            {
+                "operation": "evaluate",
+                "status": evaluation.status,
+                "valid": evaluation.valid,
+                "violations": [v.code for v in evaluation.violations],
+                "redeal_reason": evaluation.redeal_reason,
+            }
+        )
+    if decided.claims_agree is not None:
+        counters.inc(counters.claims, "true" if decided.claims_agree else "false")
 
 
 def _evaluation_counts(counters: Verdicts, evaluation: Evaluation) -> Iterator[tuple[Counter, tuple[str, ...]]]:
@@ -276,9 +290,11 @@ class BatchTelemetry:
         self._deals = 0
         self._every = every
 
-    def observe(self, evaluation: Evaluation) -> None:
+    def observe(self, decided: Decided) -> None:
+        if decided.evaluation is None:
+            return
         pending = self._pending
-        for key in _evaluation_counts(self._counters, evaluation):
+        for key in _evaluation_counts(self._counters, decided.evaluation):
             pending[key] = pending.get(key, 0) + 1
         self._deals += 1
         if self._every is not None and self._deals % self._every == 0:
@@ -301,26 +317,6 @@ class BatchTelemetry:
             if count:
                 counters.inc(counters.claims, label, amount=count)
         environ[VERDICT_KEY] = {"operation": "evaluate_batch", **summary}
-
-
-def claims_checked(agree: bool) -> None:
-    counters = _verdicts()
-    counters.inc(counters.claims, "true" if agree else "false")
-
-
-def deal_evaluated(evaluation: Evaluation) -> None:
-    counters = _verdicts()
-    for counter, labels in _evaluation_counts(counters, evaluation):
-        counters.inc(counter, *labels)
-    _note(
-        {
-            "operation": "evaluate",
-            "status": evaluation.status,
-            "valid": evaluation.valid,
-            "violations": [v.code for v in evaluation.violations],
-            "redeal_reason": evaluation.redeal_reason,
-        }
-    )
 
 
 def _note(verdict: dict[str, Any]) -> None:

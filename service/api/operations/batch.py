@@ -31,10 +31,10 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
 from service.connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
-from service.contract.batch import EVALUATE_BATCH, NDJSON, NDJSON_DOC, evaluate_records
+from service.contract.batch import EVALUATE_BATCH, NDJSON, NDJSON_DOC
+from service.contract.declaration import load
 from service.contract.jsonio import NotPlainError, dumps, plain_items
 from service.contract.openapi import DETAIL
-from service.contract.operation import load
 from service.contract.problems import ProblemError
 from service.contract.records import (
     BATCH_MAX_LINES,
@@ -280,14 +280,14 @@ def _evaluate(records: Iterable[Any], req: flask.Request, detail: str) -> dict[s
     reach the metrics at the end only: until then the batch may still be refused whole.
     """
     counts = telemetry.BatchTelemetry(every=None)
-    answer = evaluate_records(
-        records,
+    answer = EVALUATE_BATCH.answer(
+        {"deals": records},
         request_language(req),
-        detail,
+        detail=detail,
         observe=counts.observe,
         keep=_as_bytes,
         pause=pacer(req.environ),  # the worker's other requests run here (see the module's docstring)
-    )
+    ).answer
     counts.done(req.environ, answer["summary"])
     return answer
 

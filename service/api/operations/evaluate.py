@@ -8,14 +8,12 @@ import flask
 from flask import Response
 from flask_smorest import Blueprint
 
-from service.contract.evaluate import DIGEST, EVALUATE, answer_record
+from service.contract.evaluate import DIGEST, EVALUATE
 from service.contract.fields import DETAILS, SUMMARY
 from service.contract.jsonio import dumps
 from service.contract.openapi import DETAIL
 
-from ..layers import telemetry
-from ..layers.language import request_language
-from ..parsing import operation, query_choice
+from ..parsing import answer, operation, query_choice
 
 blp = Blueprint("evaluation", __name__, description="Evaluating a whole deal record, complete or in progress.")
 
@@ -47,10 +45,5 @@ def post_evaluate(req: dict[str, Any]) -> dict[str, Any] | Response:
     keeps one type; batches carry the digest as a typed field of each item.
     """
     detail = requested_detail(flask.request)
-    answer, evaluation = answer_record(req, request_language(), detail)
-    telemetry.deal_evaluated(evaluation)
-    if answer["claims"] is not None:
-        telemetry.claims_checked(answer["claims"]["agree"])
-    if detail == SUMMARY:
-        return Response(dumps(answer), mimetype=DIGEST)
-    return answer
+    evaluated = answer(EVALUATE, req, detail=detail)
+    return Response(dumps(evaluated), mimetype=DIGEST) if detail == SUMMARY else evaluated

@@ -12,7 +12,7 @@ from service.contract.games import SCORE_GAME, sheet_csv
 from service.contract.jsonio import dumps
 
 from ..layers.language import request_language
-from ..parsing import JSON, operation
+from ..parsing import JSON, answer, operation
 
 blp = Blueprint("games", __name__, description="A game's score sheet: the deals of one table added up.")
 
@@ -50,11 +50,10 @@ def post_score_game(req: dict[str, Any]) -> dict[str, Any] | Response:
     that differs is named by its pointer. With `Accept: text/csv` the sheet comes as a
     spreadsheet, headed in the language asked for.
     """
-    language = request_language()
-    answer = SCORE_GAME.answer(req, language)
+    sheet = answer(SCORE_GAME, req)
     if flask.request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
-        response = Response(sheet_csv(answer, language), mimetype=CSV)
+        response = Response(sheet_csv(sheet, request_language()), mimetype=CSV)
     else:
-        response = Response(dumps(answer), mimetype=JSON)
+        response = Response(dumps(sheet), mimetype=JSON)
     response.vary.add("Accept")
     return response

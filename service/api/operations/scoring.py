@@ -6,11 +6,9 @@ from typing import Any
 
 from flask_smorest import Blueprint
 
-from service.contract.scoring import SCORE, dump_score, scored
+from service.contract.scoring import SCORE
 
-from ..layers import telemetry
-from ..layers.language import request_language
-from ..parsing import operation
+from ..parsing import answer, operation
 
 blp = Blueprint("scoring", __name__, description="Scoring a deal from its summary.")
 
@@ -29,6 +27,4 @@ def post_score(req: dict[str, Any]) -> dict[str, Any]:
     poignées showing more than the 22 trumps and Excuse. Unlikely but possible summaries (a
     chelem with few card points in a garde contre) are scored.
     """
-    summary, result = scored(req)
-    telemetry.deal_scored(summary.contract, result.won)
-    return dump_score(result, request_language())
+    return answer(SCORE, req)

@@ -8,9 +8,7 @@ from flask_smorest import Blueprint
 
 from service.contract.tricks import LEGAL_CARDS, WINNER
 
-from ..layers import telemetry
-from ..layers.language import request_language
-from ..parsing import operation
+from ..parsing import answer, operation
 
 blp = Blueprint("tricks", __name__, description="Card play inside one trick.")
 
@@ -23,9 +21,7 @@ def post_legal_cards(req: dict[str, Any]) -> dict[str, Any]:
     Excuse always playable) and, on the deal's first trick at five players, the called-suit
     lead ban of §5.
     """
-    answer = LEGAL_CARDS.answer(req, request_language())
-    telemetry.legal_cards_decided(answer["reason"])
-    return answer
+    return answer(LEGAL_CARDS, req)
 
 
 @operation(blp, WINNER)
@@ -36,4 +32,4 @@ def post_winner(req: dict[str, Any]) -> dict[str, Any]:
     The Excuse never wins here: its one exception, the last trick of a chelem, depends on the
     whole deal and is applied by `POST /v1/deals/evaluate`.
     """
-    return WINNER.answer(req, request_language())
+    return answer(WINNER, req)
