@@ -16,7 +16,8 @@ from service.rules.sheet import dealers_due
 
 from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
-from .kit import Kit, KitError, Topic
+from .errors import KitError
+from .kit import Kit, Topic
 
 SHEET_RULES = ["15.3", "15.4", "9.3"]
 """The sections a sheet applies: its rows, totals and bilans (§15.3), claims (§15.4), each row

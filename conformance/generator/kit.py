@@ -13,6 +13,7 @@ from service.rules.variants import FFT, Rules
 
 from . import service
 from .cards import Json
+from .errors import KitError
 from .oracle import ref_evaluate, ref_first_fault, ref_legal, ref_score_answer, ref_winner_answer
 from .service import OPERATIONS
 
@@ -22,10 +23,6 @@ CASES_DIR = ROOT / "conformance" / "v1" / "cases"
 PLAYER_TAG = {3: "three-players", 4: "four-players", 5: "five-players"}
 FLAG_DEFAULTS = {flag.name: getattr(FFT, flag.name) for flag in dataclasses.fields(Rules)}
 """Each rule flag's FFT default: a case that sets another value is tagged with the flag."""
-
-
-class KitError(Exception):
-    """The service disagrees with the rulebook, the golden data or the reference model."""
 
 
 HELD_BACK: dict[str, str] = {}

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from .building import Position, fault, find_deal, inject, make_deal, play_first, positions, swap_plays
 from .cards import SUITS, Deal, rank, suit
-from .kit import Kit, KitError
+from .errors import KitError
+from .kit import Kit
 from .oracle import Ref, first_leader, ref_evaluate, ref_tricks
 
 

@@ -16,7 +16,8 @@ from . import service
 from .building import Position, inject, make_deal, plain, trumps, with_bids
 from .cards import KINGS, SUITS, TABLE, Deal, Json, suit
 from .discard import discard_with
-from .kit import Kit, KitError, Topic
+from .errors import KitError
+from .kit import Kit, Topic
 from .oracle import first_leader, ref_evaluate, ref_ruling
 
 Outcome = str
