@@ -16,8 +16,8 @@ against the hand-stated verdicts, the golden figures, and the reference model (o
 legal cards, trick winner, the Excuse settlement, the count and the score, the first fault
 of the discard and the play), written from the rulebook independently of service/rules.
 Any disagreement aborts the run: the kit states what the rulebook says, never what the
-service happens to do. A case the service gets wrong is listed in kit.HELD_BACK: left out,
-its number kept, and named on every run until the service is put right.
+service happens to do. A case the service gets wrong is listed in assembly.HELD_BACK: left
+out, its number kept, and named on every run until the service is put right.
 
 Ids never move: a curated case carries its number in its module; a golden case is numbered
 from its golden id or line; a generated case from its seed. Adding cases adds numbers.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from .assembly import Kit
 from .building import fault, make_deal, with_bids
 from .cards import DECK, SUITS, TABLE, Deal, Json, ordered, suit
-from .kit import Kit
 
 
 def bids_cases(kit: Kit) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from .assembly import Kit
 from .building import at_trick, chain, fault, find_deal, highest, keep, make_deal, plain, show, trumps
 from .cards import KINGS, MULTIPLIER, Deal, Json
-from .kit import Kit
 from .oracle import Ref, ref_evaluate
 
 

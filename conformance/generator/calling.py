@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .assembly import Kit
 from .building import Policy, Turn, chain, fault, find_deal, make_deal, play_first
 from .cards import KINGS, Deal, suit
-from .kit import Kit
 from .oracle import Ref, first_leader, ref_tricks, start_hands
 
 

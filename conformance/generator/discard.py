@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from .assembly import Kit
 from .building import Discarder, auto_discard, fault, make_deal, plain, trumps
 from .cards import KINGS, SUITS, ordered, suit
-from .kit import Kit
 
 
 def discard_with(name: str, *forced: str, size: int | None = None) -> Discarder:

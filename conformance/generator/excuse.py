@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from .assembly import Kit
 from .building import excuse_played, find_deal, keep, make_deal, plain, play_first, trumps
 from .cards import Deal, Json, other
-from .kit import Kit
 from .oracle import Ref, ref_evaluate
 
 

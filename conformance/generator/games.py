@@ -14,10 +14,10 @@ from service.contract.examples import SCORE_GAME
 from service.randomdeals import random_deal
 from service.rules.sheet import dealers_due
 
+from .assembly import Kit, Topic
 from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
 from .errors import KitError
-from .kit import Kit, Topic
 
 SHEET_RULES = ["15.3", "15.4", "9.3"]
 """The sections a sheet applies: its rows, totals and bilans (§15.3), claims (§15.4), each row

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from .assembly import LEGAL_RULES, LEGAL_TAG, ROOT, Kit
 from .cards import PLAYER_WORD, Deal, Json
-from .kit import LEGAL_RULES, LEGAL_TAG, ROOT, Kit
 from .oracle import ref_legal
 
 GOLDEN = ROOT / "tests" / "golden"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from .assembly import Kit
 from .building import Position, fault, find_deal, inject, make_deal, play_first, positions, swap_plays
 from .cards import SUITS, Deal, rank, suit
 from .errors import KitError
-from .kit import Kit
 from .oracle import Ref, first_leader, ref_evaluate, ref_tricks
 
 

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import service
+from .assembly import Kit, Topic
 from .building import Position, inject, make_deal, plain, trumps, with_bids
 from .cards import KINGS, SUITS, TABLE, Deal, Json, suit
 from .discard import discard_with
 from .errors import KitError
-from .kit import Kit, Topic
 from .oracle import first_leader, ref_evaluate, ref_ruling
 
 Outcome = str
