@@ -21,4 +21,10 @@ out, its number kept, and named on every run until the service is put right.
 
 Ids never move: a curated case carries its number in its module; a golden case is numbered
 from its golden id or line; a generated case from its seed. Adding cases adds numbers.
+
+The modules, from the bottom up: cards.py (the cards as written), errors.py (KitError),
+service.py, oracle.py; verdicts.py (per operation: the verdicts expected, the reference
+model's checks, the tags an answer decides); building.py (deals and positions to order);
+assembly.py (the kit: topics, cases, files); then the topics, a module each, and
+__main__.py, which runs them in order. No import runs upwards: the modules make no cycle.
 """
