@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "conformance" / "v1" / "cases"
 
 
+CaseRow = tuple[int, str, list[str], list[str], Json, dict[str, Json]]
+"""A curated case as a row of its topic's table: number, description, sections, tags, request, want."""
+
 HELD_BACK: dict[str, str] = {}
 """Cases whose rulebook verdict the service does not give yet: left out of the kit, their
 numbers kept, until the service is put right (the run then says to release them)."""
@@ -127,6 +130,11 @@ class Kit:
             case["unordered"] = unordered
         topic.cases[number] = case
         return answer
+
+    def add_rows(self, topic: Topic, rows: Iterable[CaseRow]) -> None:
+        """The cases of a table, each as :meth:`add` makes it."""
+        for number, description, rules, tags, request, want in rows:
+            self.add(topic, number, description, rules, tags, request, want=want)
 
     def files(self) -> dict[Path, str]:
         return {t.path: t.text() for t in self.topics.values()}
