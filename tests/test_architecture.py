@@ -62,22 +62,37 @@ def test_every_import_keeps_to_the_layers() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_layer_check_fails_on_an_arrow_back_up(tmp_path: Path) -> None:
-    # The same contracts, over a tree of empty layers in which the core imports the contract
-    # and the command line imports Flask: both must be reported.
-    layers = next(c for c in _contracts() if c["id"] == "layers")["layers"]
-    for module in (m.strip(" ()") for layer in layers for m in layer.split("|")):
+def test_the_checks_fail_on_an_arrow_back_up_and_on_a_circle(tmp_path: Path) -> None:
+    # The same contracts, over a tree of empty modules in which the core imports the contract,
+    # the command line imports Flask, two modules of the command line import each other, and
+    # the kit's assembly imports a topic: each must be reported.
+    contracts = {c["id"]: c for c in _contracts()}
+    modules = [m.strip(" ()") for layer in contracts["layers"]["layers"] for m in layer.split("|")]
+    generator = contracts["generator-layers"]
+    modules += [
+        f"{container}.{m.strip()}"
+        for container in generator["containers"]
+        for layer in generator["layers"]
+        for m in layer.replace(":", "|").split("|")
+    ]
+    modules += ["bench", "load", "tests"]
+    for module in modules:
         package = tmp_path.joinpath(*module.split("."))
-        package.mkdir(parents=True)
+        package.mkdir(parents=True, exist_ok=True)
         (package / "__init__.py").write_text("")
-    (tmp_path / "service" / "__init__.py").write_text("")
     (tmp_path / "service" / "rules" / "deal.py").write_text("import service.contract\n")
-    (tmp_path / "service" / "cli" / "replay.py").write_text("import flask\n")
+    (tmp_path / "service" / "cli" / "replay.py").write_text("import flask\nimport service.cli.junit\n")
+    (tmp_path / "service" / "cli" / "junit.py").write_text("import service.cli.replay\n")
+    (tmp_path / "conformance" / "generator" / "assembly" / "__init__.py").write_text(
+        "import conformance.generator.games\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     result = _lint_imports(tmp_path, PYPROJECT, env)
     assert result.returncode != 0
     assert "service.rules.deal -> service.contract" in result.stdout
     assert "service.cli is not allowed to import flask" in result.stdout
+    assert "No package's modules import one another in a circle BROKEN" in result.stdout
+    assert "conformance.generator.assembly -> conformance.generator.games" in result.stdout
 
 
 # Against a service, nothing listens on 127.0.0.1:9: the command fails to connect, having

@@ -9,15 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .assembly import CASES_DIR, HELD_BACK, ROOT, Kit
 from .auction import bids_cases, petit_sec_cases
 from .bonuses import chelem_cases, petit_au_bout_cases, poignee_cases
 from .calling import called_card_cases
 from .discard import discard_cases
+from .errors import KitError
 from .excuse import excuse_cases
 from .games import game_cases
 from .generated import generated_cases
 from .golden import golden_cases
-from .kit import CASES_DIR, HELD_BACK, ROOT, Kit, KitError
 from .legal import legal_cases
 from .playing import first_lead_cases, play_fault_cases
 from .progress import in_progress_cases

@@ -11,7 +11,7 @@ from service.rules.cards import Card, CardMask, cards_of, format_card, mask_of, 
 from service.rules.table import TABLES
 
 from .cards import CONTRACTS, RANKS, TABLE, Deal, Json, rank, suit
-from .kit import KitError
+from .errors import KitError
 from .oracle import Ref, first_leader, opening_ban, ref_evaluate, ref_legal, ref_tricks, start_hands, taker_and_contract
 
 

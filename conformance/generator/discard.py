@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from .assembly import Kit
 from .building import Discarder, auto_discard, fault, make_deal, plain, trumps
 from .cards import KINGS, SUITS, ordered, suit
-from .kit import Kit
 
 
 def discard_with(name: str, *forced: str, size: int | None = None) -> Discarder:
@@ -28,135 +28,68 @@ def discard_cases(kit: Kit) -> None:
         "The dog and the discard: what may be set aside, and whom the dog "
         "counts for (rules.md §4, §1.2–1.3, §9.1, §12).",
     )
-    kit.add(
-        t,
-        1,
-        "A prise whose discard is six plain cards, no king: nothing to fault.",
-        ["4.1", "4.2"],
-        ["discard"],
-        make_deal(4, "discard-1", contract="prise"),
-        want={"/valid": True, "/status": "complete"},
-    )
-    bad = [(2, "KS", "a king"), (3, "21T", "the 21"), (4, "1T", "the Petit"), (5, "EX", "the Excuse")]
-    for n, card, what in bad:
-        d = make_deal(4, f"discard-{n}", taker=1, contract="garde", fixed={1: [card]},
-                      discard=discard_with(f"discard-{n}", card))  # fmt: skip
-        kit.add(
-            t,
-            n,
-            f"The taker discards {what}: kings and oudlers may never be discarded.",
-            ["4.2", "1.2"],
-            ["discard", "oudlers"] if card != "KS" else ["discard"],
-            d,
-            want=fault("discard_king_or_bout", None, 1),
-        )
-    d = make_deal(3, "discard-6", taker=2, contract="prise", fixed={2: ["9T"]},
-                  discard=discard_with("discard-6", "9T"))  # fmt: skip
-    kit.add(
-        t,
-        6,
-        "A trump discarded while the taker had plain cards enough: a fault.",
-        ["4.2"],
-        ["discard", "trump"],
-        d,
-        want=fault("discard_trump", None, 2),
-    )
     forced_hand = [*KINGS, *trumps(1, 13), "EX"]
     forced_dog = ["14T", "15T", "1S", "2S", "3S", "4S"]
-    d = make_deal(4, "discard-7", taker=0, contract="garde", fixed={0: forced_hand}, dog=forced_dog,
-                  discard=["1S", "2S", "3S", "4S", "14T", "15T"])  # fmt: skip
-    kit.add(
-        t,
-        7,
-        "Four kings, thirteen trumps and the Excuse with four plain cards in the dog: two trumps must be "
-        "discarded, and are.",
-        ["4.2"],
-        ["discard", "trump"],
-        d,
-        want={"/valid": True, "/status": "complete"},
-    )
-    d = make_deal(4, "discard-8", taker=0, contract="garde", fixed={0: forced_hand}, dog=forced_dog,
-                  discard=["1S", "2S", "3S", "13T", "14T", "15T"])  # fmt: skip
-    kit.add(
-        t,
-        8,
-        "The same hand discarding three trumps when two are forced: one too many.",
-        ["4.2"],
-        ["discard", "trump"],
-        d,
-        want=fault("discard_trump", None, 0),
-    )
-    d = make_deal(4, "discard-9", taker=3, contract="prise", discard=discard_with("discard-9", size=5))
-    kit.add(
-        t,
-        9,
-        "A discard of five cards where the dog had six.",
-        ["4.1"],
-        ["discard"],
-        d,
-        want=fault("discard_size", None, 3),
-    )
-    d = make_deal(4, "discard-10", taker=2, contract="garde_sans", discard=discard_with("discard-10"))
-    kit.add(
-        t,
-        10,
-        "A discard made in a garde sans, where nobody sees the dog.",
-        ["4.3"],
-        ["discard", "dog"],
-        d,
-        want=fault("discard_size", None, 2),
-    )
-    d = {**make_deal(3, "discard-11", taker=0, contract="prise", discard=[]), "discard": None}
-    kit.add(
-        t,
-        11,
-        "A prise recorded with the hands but no discard.",
-        ["4.1", "12"],
-        ["discard"],
-        d,
-        want=fault("discard_size", None, 0),
-    )
 
     def foreign(hands: list[list[str]], dog: list[str], taker: int) -> list[str]:
         other = next(c for c in hands[(taker + 1) % len(hands)] if suit(c) in SUITS and c not in KINGS)
         return discard_with("discard-12", other)(hands, dog, taker)
 
-    d = make_deal(4, "discard-12", taker=1, contract="prise", discard=foreign)
-    kit.add(
-        t,
-        12,
-        "A discarded card that was in another seat's hand.",
-        ["4.1"],
-        ["discard"],
-        d,
-        want=fault("discard_not_held", None, 1),
-    )
     low = plain("SHDC", 1, 6)
-    dog = ["21T", "QH", "7C", "8C", "9C", "10C"]
-    d = make_deal(3, "discard-13", dealer=0, taker=0, contract="garde_sans", fixed={0: low}, dog=dog)
-    kit.add(t, 13, "Garde sans: the unseen dog counts for the taker, who takes no trick: its 10 points and the 21 "
-            "(one oudler) are all he has.", ["4.3", "9.1", "1.3"], ["dog", "oudlers", "chelem"], d,
-            want={"/valid": True, "/points/attack": 10, "/points/defence": 81, "/oudlers/attack": 1,
-                  "/chelem/made_by": "defence"})  # fmt: skip
-    dog = ["1T", "EX", "2S", "3S", "4S", "5S"]
-    d = make_deal(4, "discard-14", dealer=1, taker=1, contract="garde_contre", fixed={1: trumps(4, 21)}, dog=dog)
-    kit.add(t, 14, "Garde contre: the unseen dog, with the Petit and the Excuse, counts for the defence though the "
-            "taker takes every trick: 80 points and one oudler to 11 and two.", ["4.3", "9.1", "1.3", "12"],
-            ["dog", "oudlers", "excuse", "chelem"], d,
-            want={"/valid": True, "/points/attack": 80, "/points/defence": 11, "/oudlers/attack": 1,
-                  "/oudlers/defence": 2, "/excuse/outcome": "in_dog", "/excuse/kept_by": "defence",
-                  "/chelem/made_by": "attack"})  # fmt: skip
-    d = {**d, "contract": "garde_sans"}
-    kit.add(t, 15, "The same deal in garde sans: the dog counts for the taker, who ends with all 91 points and "
-            "three oudlers.", ["4.3", "9.1", "1.3", "12"], ["dog", "oudlers", "excuse", "chelem"], d,
-            want={"/valid": True, "/points/attack": 91, "/points/defence": 0, "/oudlers/attack": 3,
-                  "/excuse/outcome": "in_dog", "/excuse/kept_by": "attack", "/chelem/made_by": "attack"})  # fmt: skip
-    kit.add(
-        t,
-        16,
-        "Five players, garde: the taker sets aside three cards.",
-        ["4.1", "2"],
-        ["discard", "called-card"],
-        make_deal(5, "discard-16", contract="garde"),
-        want={"/valid": True, "/status": "complete"},
-    )
+    guarded = make_deal(4, "discard-14", dealer=1, taker=1, contract="garde_contre", fixed={1: trumps(4, 21)},
+                        dog=["1T", "EX", "2S", "3S", "4S", "5S"])  # fmt: skip
+    # fmt: off
+    kit.add_rows(t, [
+        (1, "A prise whose discard is six plain cards, no king: nothing to fault.", ["4.1", "4.2"], ["discard"],
+         make_deal(4, "discard-1", contract="prise"), {"/valid": True, "/status": "complete"}),
+        *((n, f"The taker discards {what}: kings and oudlers may never be discarded.", ["4.2", "1.2"],
+           ["discard", "oudlers"] if card != "KS" else ["discard"],
+           make_deal(4, f"discard-{n}", taker=1, contract="garde", fixed={1: [card]},
+                     discard=discard_with(f"discard-{n}", card)),
+           fault("discard_king_or_bout", None, 1))
+          for n, card, what in [(2, "KS", "a king"), (3, "21T", "the 21"), (4, "1T", "the Petit"),
+                                (5, "EX", "the Excuse")]),
+        (6, "A trump discarded while the taker had plain cards enough: a fault.", ["4.2"], ["discard", "trump"],
+         make_deal(3, "discard-6", taker=2, contract="prise", fixed={2: ["9T"]},
+                   discard=discard_with("discard-6", "9T")),
+         fault("discard_trump", None, 2)),
+        (7, "Four kings, thirteen trumps and the Excuse with four plain cards in the dog: two trumps must be "
+         "discarded, and are.", ["4.2"], ["discard", "trump"],
+         make_deal(4, "discard-7", taker=0, contract="garde", fixed={0: forced_hand}, dog=forced_dog,
+                   discard=["1S", "2S", "3S", "4S", "14T", "15T"]),
+         {"/valid": True, "/status": "complete"}),
+        (8, "The same hand discarding three trumps when two are forced: one too many.", ["4.2"], ["discard", "trump"],
+         make_deal(4, "discard-8", taker=0, contract="garde", fixed={0: forced_hand}, dog=forced_dog,
+                   discard=["1S", "2S", "3S", "13T", "14T", "15T"]),
+         fault("discard_trump", None, 0)),
+        (9, "A discard of five cards where the dog had six.", ["4.1"], ["discard"],
+         make_deal(4, "discard-9", taker=3, contract="prise", discard=discard_with("discard-9", size=5)),
+         fault("discard_size", None, 3)),
+        (10, "A discard made in a garde sans, where nobody sees the dog.", ["4.3"], ["discard", "dog"],
+         make_deal(4, "discard-10", taker=2, contract="garde_sans", discard=discard_with("discard-10")),
+         fault("discard_size", None, 2)),
+        (11, "A prise recorded with the hands but no discard.", ["4.1", "12"], ["discard"],
+         {**make_deal(3, "discard-11", taker=0, contract="prise", discard=[]), "discard": None},
+         fault("discard_size", None, 0)),
+        (12, "A discarded card that was in another seat's hand.", ["4.1"], ["discard"],
+         make_deal(4, "discard-12", taker=1, contract="prise", discard=foreign), fault("discard_not_held", None, 1)),
+        (13, "Garde sans: the unseen dog counts for the taker, who takes no trick: its 10 points and the 21 (one "
+         "oudler) are all he has.", ["4.3", "9.1", "1.3"], ["dog", "oudlers", "chelem"],
+         make_deal(3, "discard-13", dealer=0, taker=0, contract="garde_sans", fixed={0: low},
+                   dog=["21T", "QH", "7C", "8C", "9C", "10C"]),
+         {"/valid": True, "/points/attack": 10, "/points/defence": 81, "/oudlers/attack": 1,
+          "/chelem/made_by": "defence"}),
+        (14, "Garde contre: the unseen dog, with the Petit and the Excuse, counts for the defence though the taker "
+         "takes every trick: 80 points and one oudler to 11 and two.", ["4.3", "9.1", "1.3", "12"],
+         ["dog", "oudlers", "excuse", "chelem"], guarded,
+         {"/valid": True, "/points/attack": 80, "/points/defence": 11, "/oudlers/attack": 1, "/oudlers/defence": 2,
+          "/excuse/outcome": "in_dog", "/excuse/kept_by": "defence", "/chelem/made_by": "attack"}),
+        (15, "The same deal in garde sans: the dog counts for the taker, who ends with all 91 points and three "
+         "oudlers.", ["4.3", "9.1", "1.3", "12"], ["dog", "oudlers", "excuse", "chelem"],
+         {**guarded, "contract": "garde_sans"},
+         {"/valid": True, "/points/attack": 91, "/points/defence": 0, "/oudlers/attack": 3,
+          "/excuse/outcome": "in_dog", "/excuse/kept_by": "attack", "/chelem/made_by": "attack"}),
+        (16, "Five players, garde: the taker sets aside three cards.", ["4.1", "2"], ["discard", "called-card"],
+         make_deal(5, "discard-16", contract="garde"), {"/valid": True, "/status": "complete"}),
+    ])
+    # fmt: on

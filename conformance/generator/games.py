@@ -14,9 +14,11 @@ from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from service.rules.sheet import dealers_due
 
+from .assembly import Kit, Topic
 from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
-from .kit import Kit, KitError, Topic
+from .errors import KitError
+from .verdicts import Checks
 
 SHEET_RULES = ["15.3", "15.4", "9.3"]
 """The sections a sheet applies: its rows, totals and bilans (§15.3), claims (§15.4), each row
@@ -53,6 +55,15 @@ def game_tags(request: Json, answer: Json) -> set[str]:
     return tags
 
 
+def game_reference(request: Json, answer: Json) -> dict[str, Json]:
+    """Nothing of the sheet's own: check_rows holds each row against its single-deal operation."""
+    return {}
+
+
+SHEET_CHECKS = Checks(game_pointers, game_reference, game_tags)
+"""The sheet's checks, handed to each of its topics (verdicts.py knows no topic)."""
+
+
 def game_cases(kit: Kit) -> None:
     rulebook_cases(kit)
     draw_cases(kit)
@@ -61,7 +72,9 @@ def game_cases(kit: Kit) -> None:
 
 
 def rulebook_cases(kit: Kit) -> None:
-    t = kit.topic(OPERATION, "rulebook", "The rulebook's five worked deals (§10) kept on one sheet at one table.")
+    t = kit.topic(
+        OPERATION, "rulebook", "The rulebook's five worked deals (§10) kept on one sheet at one table.", SHEET_CHECKS
+    )
     request = copy.deepcopy(SCORE_GAME.examples["rulebookSheet"].request)
     nets, plus, minus = [-446, -390, 1346, -510], [318, 360, 1746, 270], [764, 750, 400, 780]
     want: dict[str, Json] = {"/draw/first_dealer": 1, "/draw/redraw": [], "/zero_sum": True, "/claims/agree": True}
@@ -84,7 +97,7 @@ def rulebook_cases(kit: Kit) -> None:
 
 def draw_cases(kit: Kit) -> None:
     t = kit.topic(OPERATION, "draw", "The draw for the first deal: the lowest card deals; equal ranks by suit, clubs "
-                  "lowest, then diamonds, hearts, spades; the Excuse draws again (§1).")  # fmt: skip
+                  "lowest, then diamonds, hearts, spades; the Excuse draws again (§1).", SHEET_CHECKS)  # fmt: skip
     one = {"summary": {"contract": "garde", "taker": 0, "points": 51, "oudlers": 2}}
     draws = [
         ("10H, 10C, 5T, KS: the ten of clubs is the lowest, seat 1 deals.", ["10H", "10C", "5T", "KS"], 1, []),
@@ -125,7 +138,7 @@ def draw_cases(kit: Kit) -> None:
 def add(kit: Kit, t: Topic, n: int, description: str, rules: list[str], request: Json, want: dict[str, Json]) -> None:
     answer = kit.answer(OPERATION, request)
     check_rows(kit, t, n, request, answer)
-    kit.add(t, n, description, rules, game_tags(request, answer), request, want=want)
+    kit.add(t, n, description, rules, [], request, want=want)
 
 
 def check_rows(kit: Kit, t: Topic, n: int, request: Json, answer: Json) -> None:
@@ -181,7 +194,7 @@ def faulty_record(kit: Kit, rng: random.Random, d: Deal) -> Deal:
 def generated_sheets(kit: Kit, players: int, count: int) -> None:
     t = kit.topic(OPERATION, f"generated-{players}p", f"Random {PLAYER_WORD[players]}-player sheets: random summaries, "
                   "random legal records and deals not played, in random order; each row as its single-deal "
-                  "operation scores it.")  # fmt: skip
+                  "operation scores it.", SHEET_CHECKS)  # fmt: skip
     for sheet in range(count):
         rng = random.Random(f"sheet-{players}-{sheet}")
         entries: list[Json] = []

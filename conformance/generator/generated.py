@@ -8,10 +8,12 @@ import random
 
 from service.randomdeals import random_deal
 
+from .assembly import Kit
 from .building import cut, positions, swap_plays
 from .cards import CONTRACTS, KINGS, OUDLERS, PLAYER_WORD, SUITS, TABLE, TIERS, Deal, Json, ordered, points_of, suit
-from .kit import LEGAL_RULES, LEGAL_TAG, Kit, KitError
+from .errors import KitError
 from .oracle import first_leader, ref_first_fault, ref_tricks, start_hands
+from .verdicts import LEGAL_RULES, LEGAL_TAG
 
 
 def deal_tags(request: Deal, answer: Json) -> set[str]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from .assembly import ROOT, Kit
 from .cards import PLAYER_WORD, Deal, Json
-from .kit import LEGAL_RULES, LEGAL_TAG, ROOT, Kit
 from .oracle import ref_legal
+from .verdicts import LEGAL_RULES, LEGAL_TAG
 
 GOLDEN = ROOT / "tests" / "golden"
 """The golden files, read as data (the tests read them too)."""

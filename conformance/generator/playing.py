@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from .assembly import Kit
 from .building import Position, fault, find_deal, inject, make_deal, play_first, positions, swap_plays
 from .cards import SUITS, Deal, rank, suit
-from .kit import Kit, KitError
+from .errors import KitError
 from .oracle import Ref, first_leader, ref_evaluate, ref_tricks
 
 
@@ -30,64 +31,20 @@ def play_fault_cases(kit: Kit) -> None:
             return None
         return next((c for c in p.hand if c not in p.legal and suit(c) != "T"), None)
 
-    d, p = injected("play-1", 4, off_suit)
-    kit.add(
-        t,
-        1,
-        "A player holding the led suit plays another suit: a revoke.",
-        ["6.3"],
-        ["follow-suit"],
-        d,
-        want=fault("renounce", p.trick, p.seat),
-    )
-
     def no_trump(p: Position) -> str | None:
         if p.reason != "trump":
             return None
         return next((c for c in p.hand if suit(c) in SUITS), None)
-
-    d, p = injected("play-2", 3, no_trump)
-    kit.add(
-        t,
-        2,
-        "Void in the led suit and holding trumps, a player throws a plain card instead of trumping.",
-        ["6.4"],
-        ["trump"],
-        d,
-        want=fault("must_trump", p.trick, p.seat),
-    )
 
     def under(p: Position) -> str | None:
         if p.reason != "overtrump":
             return None
         return next((c for c in p.hand if suit(c) == "T" and c not in p.legal), None)
 
-    d, p = injected("play-3", 5, under)
-    kit.add(
-        t,
-        3,
-        "Holding a trump above the trick's highest, a player plays a lower one.",
-        ["6.4"],
-        ["overtrump"],
-        d,
-        want=fault("must_overtrump", p.trick, p.seat),
-    )
-
     def trump_lead(p: Position) -> str | None:
         if p.reason not in ("overtrump", "undertrump") or next(suit(c) for c in p.before if c != "EX") != "T":
             return None
         return next((c for c in p.hand if suit(c) in SUITS), None)
-
-    d, p = injected("play-4", 4, trump_lead)
-    kit.add(
-        t,
-        4,
-        "Trumps led: a player holding trumps plays a plain card.",
-        ["6.4"],
-        ["trump"],
-        d,
-        want=fault("renounce", p.trick, p.seat),
-    )
 
     def over_partner(name: str) -> tuple[Deal, Position]:
         for i in range(500):
@@ -108,16 +65,23 @@ def play_fault_cases(kit: Kit) -> None:
                 return found
         raise KitError(f"{name}: no position")
 
-    d, p = over_partner("play-5")
-    kit.add(
-        t,
-        5,
-        "Five players: the partner's trump leads the trick, and a higher trump must still be played over it.",
-        ["6.4"],
-        ["overtrump", "called-card"],
-        d,
-        want=fault("must_overtrump", p.trick, p.seat),
-    )
+    # (number, description, sections, tags, the deal and the position of its fault, the fault)
+    # fmt: off
+    searched = [
+        (1, "A player holding the led suit plays another suit: a revoke.", ["6.3"], ["follow-suit"],
+         injected("play-1", 4, off_suit), "renounce"),
+        (2, "Void in the led suit and holding trumps, a player throws a plain card instead of trumping.", ["6.4"],
+         ["trump"], injected("play-2", 3, no_trump), "must_trump"),
+        (3, "Holding a trump above the trick's highest, a player plays a lower one.", ["6.4"], ["overtrump"],
+         injected("play-3", 5, under), "must_overtrump"),
+        (4, "Trumps led: a player holding trumps plays a plain card.", ["6.4"], ["trump"],
+         injected("play-4", 4, trump_lead), "renounce"),
+        (5, "Five players: the partner's trump leads the trick, and a higher trump must still be played over it.",
+         ["6.4"], ["overtrump", "called-card"], over_partner("play-5"), "must_overtrump"),
+    ]
+    # fmt: on
+    for number, description, rules, tags, (d, p), code in searched:
+        kit.add(t, number, description, rules, tags, d, want=fault(code, p.trick, p.seat))
     d = make_deal(4, "play-6", contract="prise")
     ps = positions(d)
     p = ps[len(ps) // 2 + 1]
@@ -254,63 +218,21 @@ def first_lead_cases(kit: Kit) -> None:
         "first-lead",
         "Who leads the first trick: the dealer's right, or under a variant the taker's right (rules.md §2, §11).",
     )
-    d = make_deal(4, "first-lead-1", dealer=2, taker=0)
-    kit.add(
-        t,
-        1,
-        "Seat 2 deals: seat 3, on the dealer's right, leads the first trick.",
-        ["2"],
-        [],
-        d,
-        want={"/valid": True, "/tricks/0/leader": 3},
-    )
     after = {"first_lead": "after_taker"}
-    d = make_deal(4, "first-lead-2", dealer=2, taker=0, rules=after)
-    kit.add(
-        t,
-        2,
-        "Variant first_lead after_taker: seat 0 takes, so seat 1 leads the first trick.",
-        ["2", "11"],
-        [],
-        d,
-        want={"/valid": True, "/tricks/0/leader": 1},
-    )
-    kit.add(
-        t,
-        3,
-        "The same deal without the variant: seat 1 led out of turn, seat 3 was due.",
-        ["2", "11", "12"],
-        [],
-        {k: v for k, v in d.items() if k != "rules"},
-        want=fault("wrong_leader", 0, 1),
-    )
-    d = make_deal(5, "first-lead-4", dealer=0, taker=3, rules=after)
-    kit.add(
-        t,
-        4,
-        "Five players, variant first_lead after_taker: seat 3 takes, seat 4 leads.",
-        ["2", "11"],
-        ["called-card"],
-        d,
-        want={"/valid": True, "/tricks/0/leader": 4},
-    )
-    d = make_deal(3, "first-lead-5", dealer=2, taker=1)
-    kit.add(
-        t,
-        5,
-        "Three players, seat 2 deals: the turn wraps round to seat 0, which leads.",
-        ["2"],
-        [],
-        d,
-        want={"/valid": True, "/tricks/0/leader": 0},
-    )
-    d = make_deal(3, "first-lead-6", dealer=2, taker=1, rules=after)
-    kit.add(
-        t,
-        6,
-        "Three players, variant first_lead after_taker: seat 1 takes, seat 2 (the dealer) leads.",
-        ["2", "11"],
-        [],
-        d,
-        want={"/valid": True, "/tricks/0/leader": 2},
-    )
+    variant = make_deal(4, "first-lead-2", dealer=2, taker=0, rules=after)
+    # fmt: off
+    kit.add_rows(t, [
+        (1, "Seat 2 deals: seat 3, on the dealer's right, leads the first trick.", ["2"], [],
+         make_deal(4, "first-lead-1", dealer=2, taker=0), {"/valid": True, "/tricks/0/leader": 3}),
+        (2, "Variant first_lead after_taker: seat 0 takes, so seat 1 leads the first trick.", ["2", "11"], [],
+         variant, {"/valid": True, "/tricks/0/leader": 1}),
+        (3, "The same deal without the variant: seat 1 led out of turn, seat 3 was due.", ["2", "11", "12"], [],
+         {k: v for k, v in variant.items() if k != "rules"}, fault("wrong_leader", 0, 1)),
+        (4, "Five players, variant first_lead after_taker: seat 3 takes, seat 4 leads.", ["2", "11"], ["called-card"],
+         make_deal(5, "first-lead-4", dealer=0, taker=3, rules=after), {"/valid": True, "/tricks/0/leader": 4}),
+        (5, "Three players, seat 2 deals: the turn wraps round to seat 0, which leads.", ["2"], [],
+         make_deal(3, "first-lead-5", dealer=2, taker=1), {"/valid": True, "/tricks/0/leader": 0}),
+        (6, "Three players, variant first_lead after_taker: seat 1 takes, seat 2 (the dealer) leads.", ["2", "11"], [],
+         make_deal(3, "first-lead-6", dealer=2, taker=1, rules=after), {"/valid": True, "/tricks/0/leader": 2}),
+    ])
+    # fmt: on

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from .assembly import Kit
 from .building import cut, excuse_played, find_deal, make_deal, play_first, with_bids
 from .cards import Deal, other, suit
-from .kit import Kit
 from .oracle import Ref, first_leader, ref_evaluate, ref_tricks, start_hands
 
 

@@ -10,21 +10,12 @@ import json
 from typing import Any
 
 from service.contract.declaration import Operation
-from service.contract.evaluate import EVALUATE
-from service.contract.games import SCORE_GAME
 from service.contract.jsonio import dumps
+from service.contract.operations import IN_THE_KIT
 from service.contract.problems import ProblemError
-from service.contract.scoring import SCORE
-from service.contract.tricks import LEGAL_CARDS, WINNER
 
-OPERATIONS: dict[str, Operation] = {
-    "legal-cards": LEGAL_CARDS,
-    "winner": WINNER,
-    "score": SCORE,
-    "evaluate": EVALUATE,
-    "score-game": SCORE_GAME,
-}
-"""The kit's operations and the contract's operation each one names."""
+OPERATIONS: dict[str, Operation] = IN_THE_KIT
+"""The kit's operations, by their name there: the contract declares each (its path, its answer)."""
 
 
 class ServiceError(Exception):

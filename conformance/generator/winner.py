@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .assembly import Kit, Topic
 from .cards import cards
-from .kit import Kit, Topic
 
 
 # fmt: off
