@@ -40,7 +40,7 @@ def compile_catalogs(source: Path, target: Path) -> None:
 KIT = Path("conformance", "v1")
 PACKAGED_KIT = Path("service", "conformance-kit", "v1")
 """Where the kit goes in a built package (a name no module can have: it is data). An editable
-install reads the repository's own copy instead (service/cli/kit.py)."""
+install reads the repository's own copy instead (service/cli/casefiles.py)."""
 
 
 def copy_kit(source: Path, target: Path) -> None:

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from service.app import create_app
-from service.cli.kit import MISSING, json_equal, resolve, same_elements
+from service.cli.casefiles import json_equal, resolve, same_elements
+from service.cli.outcome import MISSING
 
 from .commandline import count, summary, tarot_rules
 from .conftest import deal_request, golden

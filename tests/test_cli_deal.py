@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from service import randomdeals
 from service.cli import main
-from service.cli.deal import deal_lines, request_of
+from service.cli.deal_command import deal_lines, request_of
 from service.contract.evaluate import EvaluateRequest
 from service.randomdeals import random_record
 from service.rules.cards import (

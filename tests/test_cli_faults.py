@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.cli import conformance, words
+from service.cli import conformance_report, conformance_run, words
+from service.cli.casefiles import Case, CaseFile
 from service.cli.faults import ROOTS_NAMED, Fault, details, fault_of, faults_of, head, roots, summary
-from service.cli.kit import Case, CaseFile
-from service.cli.outcomes import FAULTY, Outcome, failure_details, failure_message, faulty_details, faulty_line
+from service.cli.outcome import Outcome, Status, failure_details, failure_message, faulty_details, faulty_line
 
 from .commandline import faulty_records, tarot_rules, write_ndjson
 from .test_cli_language import machine_parts
@@ -180,7 +180,7 @@ CONSEQUENCES = {
 def test_every_root_is_named_and_every_consequence_counted(faults: tuple[Fault, ...], language: str) -> None:
     words.use(language)
     try:
-        outcome = Outcome(0, 1, "deal", FAULTY, None, violations=faults)
+        outcome = Outcome(0, 1, "deal", Status.FAILED, faults=faults)
         found = [f for f in faults if f.caused_by is None]
         follow = {i: sum(1 for f in faults if f.caused_by == i) for i, f in enumerate(faults) if f.caused_by is None}
         # The JUnit report: its message names the first roots with their counts, its text every root.
@@ -264,33 +264,39 @@ class Judge:
         pass
 
 
-def test_the_conformance_runner_says_the_answers_roots(speak: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_conformance_runner_says_the_answers_roots(
+    speak: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     failing, passing = (
         Case("cases/x.json", n, f"x/00{n}", "A deal.", ("§6",), (), "/v1/deals/evaluate", {}, expect, frozenset())
         for n, expect in ((1, {"/valid": True}), (2, {"/valid": False}))
     )
-    outcomes = conformance.run_cases([failing, passing], [], Judge())
-    assert [len(o.faults) for o in outcomes] == [7, 0]  # kept for the failures only
     files = [CaseFile("cases/x.json", "", (failing, passing))]
+    ran = conformance_run.run_cases(files, [failing, passing], [], Judge())
+    outcomes = [o for _, o in ran]
+    assert [len(o.faults) for o in outcomes] == [7, 0]  # kept for the failures only
     for language, label, roots_said in (
         ("en", "faults in the answer: ", "renounce at trick 4 by seat 2 — and 6 consequences"),
         ("fr", f"fautes de la réponse{NBSP}: ", "renounce au pli 4 par le joueur 2 — et 6 conséquences"),
     ):
         speak(language)
-        found = conformance.Summary.of(outcomes)
-        conformance.print_details(found, sys.stdout)
+        found = conformance_run.Summary.of(ran)
+        conformance_report.print_details(found, sys.stdout)
         out = capsys.readouterr().out.splitlines()
         # After the case's differences, what the answer found: its root, and how much followed.
         at = out.index(f"    {label}{roots_said}")
         assert out[at - 1].startswith("    /valid")
         # The JUnit failure: its message and type as before; its text ends with the answer's faults.
-        failure = conformance.junit_tree(files, outcomes).getroot().find("testsuite/testcase/failure")
+        junit = tmp_path / f"junit-{language}.xml"
+        conformance_report.write_junit(str(junit), files, ran)
+        failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
         assert failure is not None
-        assert failure.get("type") == conformance.JUNIT_MISMATCH and (failure.get("message") or "").startswith("/valid")
+        mismatch = conformance_report.JUNIT_MISMATCH
+        assert failure.get("type") == mismatch and (failure.get("message") or "").startswith("/valid")
         text = (failure.text or "").splitlines()
-        assert text[:2] == ["A deal.", conformance.difference_line(outcomes[0].differences[0])]
+        assert text[:2] == ["A deal.", conformance_report.difference_line(outcomes[0].differences[0])]
         assert text[3].startswith("  renounce ") and " — " in text[3]
         assert len(text) == 3 + 1 + 1 + 6  # the heading, the root, the consequences' heading, six consequences
         # The Markdown report: a column of the answer's root faults.
-        [row] = [row for row in conformance.markdown(found, "").splitlines() if row.startswith("| `x/001` |")]
+        [row] = [row for row in conformance_report.markdown(found, "").splitlines() if row.startswith("| `x/001` |")]
         assert row.endswith(f"| {roots_said} |")

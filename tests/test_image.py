@@ -22,7 +22,7 @@ import pytest
 
 from load.deployed import Container, grace_seconds
 from service import __version__
-from service.cli.kit import default_kit, load_kit
+from service.cli.casefiles import default_kit, load_kit
 from tests.image import MARK, Image
 from tests.readme import Example, examples
 from tests.serving import free_port
@@ -68,7 +68,7 @@ def test_the_runtime_stage_has_no_compiler(image: Image) -> None:
 
 def test_the_kit_in_the_image_is_the_repositorys(image: Image) -> None:
     program = (
-        "import hashlib, pathlib, service.cli.kit as k; root = k.default_kit(); "
+        "import hashlib, pathlib, service.cli.casefiles as k; root = k.default_kit(); "
         "print(root.parent.name, root.name); "
         "[print(p.relative_to(root).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()) "
         "for p in sorted(root.rglob('*.json'))]"

@@ -225,3 +225,7 @@ def test_every_batch_route_is_served_as_a_stream(app: Flask) -> None:
     # list would run in the acceptor and hold up every other connection for its whole length.
     batch_rules = {rule.rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("batch.")}
     assert batch_rules and batch_rules <= STREAMED_PATHS
+    # The server knows no contract, so it keeps its own list: the contract's streamed operation, exactly.
+    from service.contract.batch import EVALUATE_BATCH
+
+    assert {EVALUATE_BATCH.path} == STREAMED_PATHS

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.cli.kit import MISSING, json_equal, resolve, same_elements
+from service.cli.casefiles import json_equal, resolve, same_elements
+from service.cli.outcome import MISSING
 
 from . import service
 from .cards import Json
@@ -31,7 +32,7 @@ numbers kept, until the service is put right (the run then says to release them)
 
 
 def same(got: Json, value: Json, *, unordered: bool) -> bool:
-    """The kit's own comparison (service.cli.kit): numbers by value, listed arrays as multisets."""
+    """The kit's own comparison (service.cli.casefiles): numbers by value, listed arrays as multisets."""
     if unordered and isinstance(got, list) and isinstance(value, list):
         return same_elements(value, got)
     return json_equal(got, value)

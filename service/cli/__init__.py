@@ -18,11 +18,11 @@ from service import __version__
 from service.rules import COMPILED
 from service.texts import LANGUAGES, system_language
 
-from . import conformance, deal, replay
+from . import conformance_command, deal_command, replay_command
 from .errors import PROG, CommandError
 from .words import HelpFormatter, argparse_words, say, use
 
-SUBCOMMANDS = (conformance, deal, replay)
+SUBCOMMANDS = (conformance_command, deal_command, replay_command)
 """In the order ``--help`` lists them."""
 
 

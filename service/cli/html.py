@@ -22,7 +22,7 @@ from jinja2 import Environment
 
 from .errors import CommandError
 from .faults import Fault, roots
-from .outcomes import FAULTY, MALFORMED, Outcome, shown
+from .outcome import Outcome, Status, shown
 from .words import say
 
 REPLAY_COLUMNS = ("deals", "valid", "faulty", "malformed", "claims_disagree")
@@ -165,17 +165,17 @@ class HtmlReport:
     def add(self, outcome: Outcome, name: str, line: str) -> None:
         """Count a replay's ``outcome``; draw it when it fails and the limit allows. ``name`` names
         the deal (its id, or its file and line), ``line`` says why it failed in one line."""
-        verdict = {FAULTY: "faulty", MALFORMED: "malformed"}.get(outcome.verdict, "valid")
-        disagree = ["claims_disagree"] if outcome.agree is False else []
+        malformed = outcome.status == Status.ERROR
+        verdict = "malformed" if malformed else "faulty" if outcome.faults else "valid"
+        disagree = ["claims_disagree"] if outcome.differences else []
         self.count(outcome.file_no, "deals", verdict, *disagree, passed=outcome.passed)
         if outcome.passed:
             return
         rows = [
-            {"pointer": m.pointer, "claimed": shown(m.claimed), "correct": shown(m.correct), "message": m.message}
-            for m in outcome.mismatches
+            {"pointer": d.pointer, "claimed": shown(d.got), "correct": shown(d.expected), "message": d.why}
+            for d in outcome.differences
         ]
-        error = outcome.detail if outcome.verdict == MALFORMED else ""
-        self.add_failure(name, line, outcome.violations, rows, outcome.drawing, error)
+        self.add_failure(name, line, outcome.faults, rows, outcome.drawing, outcome.note if malformed else "")
 
     def write(self) -> None:
         texts = _texts()

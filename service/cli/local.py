@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from service.contract.records import Tally, line_item, record_item, too_long_item
 
 from .inputs import LineTooLong, Record, Source, Span, read_records, records_of, span_records, spans
-from .outcomes import Outcome, settle
+from .outcome import Outcome, settle
 from .words import language, use
 
 CHUNK = 100

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import socket
 import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
@@ -26,18 +25,17 @@ from typing import Any
 
 import orjson
 
+from service.contract.batch import EVALUATE_BATCH, NDJSON
 from service.contract.records import Tally, too_long_item
 
+from .client import Client, ServiceUrl, read_refusal
 from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
-from .outcomes import Outcome, settle
-from .urls import ServiceUrl
-from .words import labelled, language, say
+from .outcome import Outcome, settle
+from .words import say
 
-NDJSON = "application/x-ndjson"
 USER_AGENT = "tarot-rules-replay"
-BATCH_PATH = "/v1/deals/evaluate-batch"
 TIMEOUT = 60.0
 """Seconds to wait for the service to connect, take more of the body or send more answers."""
 RETRIES = 3
@@ -50,8 +48,6 @@ that does not watch readiness, it keeps being given new batches until it stops (
 5 s by default), each of them answered at once; they are sent again, after this pause, on a new
 connection, which the balancer gives another instance. Once the instance is gone, its refused
 connections count as failures."""
-PROBLEM_MAX_BYTES = 64 * 1024
-SEND_BYTES = 64 * 1024
 RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Answers of an overloaded or restarting service (or of the load balancer before it)."""
 
@@ -63,15 +59,6 @@ class _RetryError(Exception):
 class _DrainingError(_RetryError):
     """The instance answered that it is shutting down: the service is there, another instance
     takes the rest."""
-
-
-def _send(sock: socket.socket, body: bytes) -> None:
-    view = memoryview(body)
-    try:
-        for start in range(0, len(body), SEND_BYTES):
-            sock.sendall(view[start : start + SEND_BYTES])
-    except OSError:
-        pass  # the answer, being read meanwhile, says what happened
 
 
 def _line_of(element: Any) -> bytes:
@@ -92,7 +79,8 @@ class Remote:
         self.jobs = jobs
         self.batch_size = batch_size
         self.draw = draw  # what an HTML report draws of each failing deal
-        self.language = language()  # the service's texts (violations, problems) in the command's language
+        self.client = Client(target, USER_AGENT, TIMEOUT)
+        self.language = self.client.language
         self._abort = threading.Event()
 
     def evaluate(self, records: Iterable[Record]) -> Generator[tuple[Tally, list[Outcome]], None, None]:
@@ -163,45 +151,18 @@ class Remote:
 
     def _exchange(self, lines: list[bytes]) -> Generator[dict[str, Any], None, None]:
         """One request: the items evaluated, in order; :class:`_RetryError` when it did not answer them all."""
-        target = self.target
         body = b"\n".join(lines) + b"\n"
-        conn = target.connection(TIMEOUT)
-        sock: socket.socket | None = None
-        sender: threading.Thread | None = None
         try:
-            try:
-                conn.putrequest("POST", target.prefix + BATCH_PATH, skip_accept_encoding=True)
-                conn.putheader("Content-Type", NDJSON)
-                conn.putheader("Accept", f"{NDJSON}, application/problem+json")
-                conn.putheader("Content-Length", str(len(body)))
-                conn.putheader("User-Agent", USER_AGENT)
-                conn.putheader("Accept-Language", self.language)
-                if target.https:
-                    # An SSL connection is not to be used by two threads at once: the body goes
-                    # first, which the default batch size keeps within what the service holds.
-                    conn.endheaders(body)
-                else:
-                    conn.endheaders()
-                    sock = conn.sock
-                    sender = threading.Thread(target=_send, args=(sock, body), daemon=True)
-                    sender.start()
-                answer = conn.getresponse()
-            except (OSError, http.client.HTTPException) as exc:
-                raise _RetryError(str(exc) or type(exc).__name__) from None
-            if answer.status != 200:
-                self._refused(answer, len(body))
-            content_type = answer.getheader("Content-Type", "")
-            if content_type.split(";")[0].strip() != NDJSON:
-                reason = say("remote.wrong_type", type=content_type) if content_type else say("remote.no_type")
-                raise CommandError(self._not_a_batch(reason))
-            yield from self._items(answer)
-        finally:
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)  # wakes the sender, if the service stopped reading
-            conn.close()
-            if sender is not None:
-                sender.join()
+            with self.client.stream(EVALUATE_BATCH.path, body, NDJSON, f"{NDJSON}, application/problem+json") as answer:
+                if answer.status != 200:
+                    self._refused(answer, len(body))
+                content_type = answer.getheader("Content-Type", "")
+                if content_type.split(";")[0].strip() != NDJSON:
+                    reason = say("remote.wrong_type", type=content_type) if content_type else say("remote.no_type")
+                    raise CommandError(self._not_a_batch(reason))
+                yield from self._items(answer)
+        except (OSError, http.client.HTTPException) as exc:
+            raise _RetryError(str(exc) or type(exc).__name__) from None
 
     def _items(self, answer: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
         # Each item is given out only once the next line has come: the item that stops a batch
@@ -240,32 +201,20 @@ class Remote:
 
     def _refused(self, answer: http.client.HTTPResponse, sent: int) -> None:
         """A non-200 answer: :class:`_RetryError` when it may pass, else :class:`CommandError`."""
-        try:
-            body = answer.read(PROBLEM_MAX_BYTES)
-        except (OSError, http.client.HTTPException):
-            body = b""
-        status = answer.status
-        if status in RETRIED_STATUSES:
-            raise _RetryError(f"{status} {answer.reason}")
-        if status == 404:
-            raise CommandError(say("remote.no_endpoint", url=self.target.url, path=BATCH_PATH))
-        try:
-            problem = json.loads(body)
-        except ValueError:
-            problem = None
-        if not isinstance(problem, dict):
-            problem = {}
+        refusal = read_refusal(answer)
+        if refusal.status in RETRIED_STATUSES:
+            raise _RetryError(f"{refusal.status} {refusal.reason}")
+        if refusal.status == 404:
+            raise CommandError(say("remote.no_endpoint", url=self.target.url, path=EVALUATE_BATCH.path))
         message = say(
             "remote.refused",
             url=self.target.url,
-            status=str(status),
-            title=str(problem.get("title") or answer.reason),
-            detail=str(problem.get("detail") or ""),
+            status=str(refusal.status),
+            title=refusal.title,
+            detail=refusal.detail,
         )
-        for error in problem.get("errors") or ():
-            if isinstance(error, dict) and error.get("message") != problem.get("detail"):
-                where = error.get("pointer") or error.get("code", "")
-                message += "\n  " + labelled(str(where), str(error.get("message", "")))
-        if status == 413:
+        for line in refusal.located():
+            message += "\n  " + line
+        if refusal.status == 413:
             message += "\n  " + say("remote.smaller_batches", sent)
         raise CommandError(message)

@@ -21,17 +21,19 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from service.contract.records import BATCH_MAX_LINES, Tally
 
+from .client import url_argument
 from .errors import warn
 from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
-from .junit import JUnitReport
+from .junit import JUnitReport, TestCase
 from .local import evaluate_locally
-from .outcomes import (
-    FAULTY,
-    MALFORMED,
+from .outcome import (
     Outcome,
+    Status,
+    error_details,
     error_line,
     error_message,
+    failure_details,
     failure_message,
     faulty_details,
     faulty_line,
@@ -39,9 +41,10 @@ from .outcomes import (
     printable,
 )
 from .remote import Remote
-from .urls import url_argument
 from .words import labelled, language, number, say
 
+REPORT_NAME = "tarot-rules replay"
+"""The JUnit report's name: the command's, in every language."""
 LISTED = 20
 """Failures printed; the JUnit report has them all."""
 CONSEQUENCES_LISTED = 3
@@ -130,7 +133,7 @@ class Report:
                     self.unlisted += 1
             name = outcome.id if outcome.id is not None else self.where(outcome)
             if self.junit is not None:
-                self.junit.add(outcome, name)
+                self.junit.add(junit_case(outcome, name))
             if self.html is not None:
                 line = "" if outcome.passed else _one_line(outcome)
                 self.html.add(outcome, printable(name), line)
@@ -155,16 +158,16 @@ class Report:
         if outcome.id is not None:
             where = f"{where} ({outcome.id})"
         where = printable(where)
-        if outcome.verdict == MALFORMED:
+        if outcome.status == Status.ERROR:
             yield labelled(where, error_message(outcome))
             yield from (f"    {error_line(e)}" for e in outcome.errors)
             return
-        if outcome.verdict == FAULTY:
+        if outcome.faults:
             yield labelled(where, faulty_line(outcome))
             yield from faulty_details(outcome, "    ", CONSEQUENCES_LISTED)
-        if outcome.agree is False:
+        if outcome.differences:
             yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
-            yield from (f"    {mismatch_line(m)}" for m in outcome.mismatches)
+            yield from (f"    {mismatch_line(d)}" for d in outcome.differences)
 
     def print_failures(self, out: IO[str]) -> None:
         if not self.listed:
@@ -178,7 +181,21 @@ class Report:
 
 
 def _one_line(outcome: Outcome) -> str:
-    return error_message(outcome) if outcome.verdict == MALFORMED else failure_message(outcome)
+    return error_message(outcome) if outcome.status == Status.ERROR else failure_message(outcome)
+
+
+def junit_case(outcome: Outcome, name: str) -> TestCase:
+    """A record's test case: a faulty deal or claims that disagree are a failure (one, listing
+    both when it is both), a record that is not a deal record an error."""
+    if outcome.status == Status.ERROR:
+        return TestCase(
+            outcome.file_no, name, Status.ERROR, error_message(outcome), "malformed", error_details(outcome)
+        )
+    if outcome.passed:
+        return TestCase(outcome.file_no, name, Status.PASSED)
+    kinds = (["faulty"] if outcome.faults else []) + (["claims"] if outcome.differences else [])
+    message, details = failure_message(outcome), failure_details(outcome)
+    return TestCase(outcome.file_no, name, Status.FAILED, message, " ".join(kinds), details)
 
 
 def _progress(sources: list[Source], quiet: bool) -> Any:
@@ -192,7 +209,7 @@ def _progress(sources: list[Source], quiet: bool) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
-    junit = JUnitReport(args.junit, [s.name for s in sources]) if args.junit else None
+    junit = JUnitReport(args.junit, REPORT_NAME, [s.name for s in sources]) if args.junit else None
     html = HtmlReport(args.html, [s.name for s in sources], language(), args.html_limit) if args.html else None
     report = Report(sources, junit, html)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]

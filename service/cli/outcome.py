@@ -1,16 +1,23 @@
-"""What a replay keeps of each record's item: its verdict, and the details of a failure.
+"""What the command keeps of each thing it checks, and how it says it: one type for both checks.
 
-An item (see :mod:`service.contract.records`) carries the whole evaluation: tricks,
-points, score. The summary, the list of failures and the JUnit report need far less, and
-the less a worker process sends back the less the parent has to unpickle: an
-:class:`Outcome` is a few fields for a deal that passes, and the faults only for one that
-does not. The same text describes a failure on the terminal and in the report.
+An :class:`Outcome` is one record of a replay (a deal, with what another engine claimed of it)
+or one case of the conformance kit run against an implementation. Both are told the same way:
+a status, the faults of the deal (root faults first, see :mod:`.faults`), the values that are not
+what they should be (:class:`Difference`: a claim beside the right value, an answer beside the
+expected one), a note when there is nothing to compare, and what a page draws of the deal. The
+JUnit writer, the HTML page and the terminal all read it.
+
+A replayed record's item (see :mod:`service.contract.records`) carries the whole evaluation:
+tricks, points, score. The reports need far less, and the less a worker process sends back the
+less the parent has to unpickle: an outcome is a few fields for a deal that passes, and the
+faults only for one that does not.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from service.contract.jsonio import BodyError, parse_body
@@ -23,16 +30,37 @@ from .words import labelled, say
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
 
-VALID = "valid"
-FAULTY = "faulty"
-MALFORMED = "malformed"
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    """A faulty deal or claims that disagree; an answer not what the case expects, or none."""
+    ERROR = "error"
+    """A line of a replay that is not a deal record."""
+    SKIPPED = "skipped"
 
 
-class Mismatch(NamedTuple):
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+"""What a pointer that does not resolve finds."""
+
+
+class Difference(NamedTuple):
+    """One value that is not what it should be."""
+
     pointer: str
-    claimed: Any
-    correct: Any
-    message: str
+    expected: Any
+    """The right value: the correct one of a claim, the one a case expects."""
+    got: Any
+    """What was said: the claim, or the answer's value (:data:`MISSING` when it has none)."""
+    unordered: bool = False
+    """Compared as a multiset (a case's ``unordered`` pointer)."""
+    why: str = ""
+    """The service's words for a claim that disagrees; why an answer's value cannot be compared."""
 
 
 class FieldProblem(NamedTuple):
@@ -42,27 +70,41 @@ class FieldProblem(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """One record's verdict, with what is needed to report it."""
+    """One record replayed, or one case run: its status, with what is needed to report it."""
 
     file_no: int
     pos: int
+    """Where it is in its file: a record's line (or place in a JSON array), a case's number."""
     id: str | None
-    verdict: str
-    """VALID, FAULTY or MALFORMED."""
-    agree: bool | None
-    """Whether its claims agree; None when it had none."""
-    violations: tuple[Fault, ...] = ()
-    """Every violation, in deal order (a root fault's consequences among them)."""
-    mismatches: tuple[Mismatch, ...] = ()
-    detail: str = ""
-    """A malformed record: the problem's detail."""
+    """The record's id (if it has one), or the case's."""
+    status: Status
+    faults: tuple[Fault, ...] = ()
+    """The deal's violations, in deal order: the replayed deal's, or those the answer under test lists."""
+    differences: tuple[Difference, ...] = ()
+    """The claims that disagree (replay); the answer's values that are not the case's (conformance)."""
+    claimed: bool = False
+    """A replayed record sent claims."""
+    note: str = ""
+    """Why there is nothing to compare: a record's problem, an answer that did not come, a skip's reason."""
     errors: tuple[FieldProblem, ...] = ()
+    """A record that is not a deal record: each fault of it, located."""
     drawing: dict[str, Any] | None = None
-    """A failing deal, when an HTML report is asked for: what it draws of it (:func:`drawing_of`)."""
+    """A failing deal, when an HTML report is asked for: what the page draws of it (:func:`drawing`)."""
+    description: str = ""
+    """A case's description."""
+    skip: tuple[str, str] | None = None
+    """A skipped case: the tag that skipped it, and why."""
+    unasked: bool = False
+    """A case failed without being posed: the implementation had stopped answering (``note`` says why)."""
 
     @property
     def passed(self) -> bool:
-        return self.verdict == VALID and self.agree is not False
+        return self.status == Status.PASSED
+
+    @property
+    def agree(self) -> bool | None:
+        """Whether a replayed record's claims agree; None when it sent none."""
+        return (not self.differences) if self.claimed else None
 
 
 def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = False) -> Outcome:
@@ -76,28 +118,28 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
             record.file_no,
             record.pos,
             item["id"],
-            MALFORMED,
-            None,
-            detail=problem["detail"],
+            Status.ERROR,
+            note=problem["detail"],
             errors=tuple(FieldProblem(e["pointer"], e["code"], e["message"]) for e in problem["errors"]),
         )
     claims = result["claims"]
-    agree = None if claims is None else bool(claims["agree"])
-    verdict = VALID if result["valid"] else FAULTY
-    if verdict == VALID and agree is not False:
-        return Outcome(record.file_no, record.pos, item["id"], verdict, agree)
+    mismatches = () if claims is None else tuple(_difference(m) for m in claims["mismatches"])
+    if result["valid"] and not mismatches:
+        return Outcome(record.file_no, record.pos, item["id"], Status.PASSED, claimed=claims is not None)
     return Outcome(
         record.file_no,
         record.pos,
         item["id"],
-        verdict,
-        agree,
-        violations=faults_of(result),
+        Status.FAILED,
+        faults=() if result["valid"] else faults_of(result),
+        differences=mismatches,
+        claimed=claims is not None,
         drawing=drawing_of(record, result) if draw else None,
-        mismatches=()
-        if claims is None
-        else tuple(Mismatch(m["pointer"], m["claimed"], m["correct"], m["message"]) for m in claims["mismatches"]),
     )
+
+
+def _difference(mismatch: dict[str, Any]) -> Difference:
+    return Difference(mismatch["pointer"], mismatch["correct"], mismatch["claimed"], why=mismatch["message"])
 
 
 def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any] | None:
@@ -181,18 +223,19 @@ def shown(value: Any) -> str:
 def faulty_line(o: Outcome) -> str:
     """``faulty deal: renounce at trick 4 by seat 2 — and 6 consequences``: the root faults, each
     with its count of consequences."""
-    if not o.violations:
+    if not o.faults:
         return say("outcome.faulty_deal")
-    return labelled(say("outcome.faulty_deal"), summary(o.violations))
+    return labelled(say("outcome.faulty_deal"), summary(o.faults))
 
 
 def faulty_details(o: Outcome, indent: str, listed: int | None = None) -> list[str]:
     """The root faults in the service's words, then their consequences (at most ``listed`` of each root)."""
-    return list(details(o.violations, indent, listed))
+    return list(details(o.faults, indent, listed))
 
 
-def mismatch_line(m: Mismatch) -> str:
-    return say("outcome.mismatch", pointer=m.pointer, claimed=shown(m.claimed), correct=shown(m.correct))
+def mismatch_line(d: Difference) -> str:
+    """A claim that disagrees: ``/claims/points: claimed 7, correct 6.5``."""
+    return say("outcome.mismatch", pointer=d.pointer, claimed=shown(d.got), correct=shown(d.expected))
 
 
 def error_line(e: FieldProblem) -> str:
@@ -202,33 +245,33 @@ def error_line(e: FieldProblem) -> str:
 
 
 def failure_message(o: Outcome) -> str:
-    """One line: why a deal failed
+    """One line: why a replayed deal failed
     (``faulty deal: renounce at trick 4 by seat 2 — and 6 consequences; claims disagree: /claims/points``)."""
     parts = []
-    if o.verdict == FAULTY:
+    if o.faults:
         parts.append(faulty_line(o))
-    if o.agree is False:
-        pointers = [m.pointer for m in o.mismatches[:POINTERS_NAMED]]
-        if len(o.mismatches) > POINTERS_NAMED:
-            pointers.append(say("outcome.more_pointers", len(o.mismatches) - POINTERS_NAMED))
+    if o.differences:
+        pointers = [d.pointer for d in o.differences[:POINTERS_NAMED]]
+        if len(o.differences) > POINTERS_NAMED:
+            pointers.append(say("outcome.more_pointers", len(o.differences) - POINTERS_NAMED))
         parts.append(labelled(say("outcome.claims_disagree"), ", ".join(pointers)))
     return say("text.parts", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
 
 
 def failure_details(o: Outcome) -> str:
-    """Every violation, root faults first, and every mismatch, one a line."""
+    """Every violation, root faults first, and every claim that disagrees, one a line."""
     lines = []
-    if o.verdict == FAULTY:
+    if o.faults:
         lines += [say("text.heading", label=say("outcome.faulty_deal"))]
         lines += faulty_details(o, "  ")
-    if o.agree is False:
+    if o.differences:
         lines += [say("text.heading", label=say("outcome.claims_disagree"))]
-        lines += [f"  {mismatch_line(m)} — {m.message}" for m in o.mismatches]
+        lines += [f"  {mismatch_line(d)} — {d.why}" for d in o.differences]
     return "\n".join(lines)
 
 
 def error_message(o: Outcome) -> str:
-    return labelled(say("outcome.malformed_record"), o.detail)
+    return labelled(say("outcome.malformed_record"), o.note)
 
 
 def error_details(o: Outcome) -> str:

@@ -1,4 +1,4 @@
-"""The conformance kit: its case files read and checked, and an answer compared with a case's expectations.
+"""The conformance kit's case files, read and checked, and an answer compared with a case's expectations.
 
 A kit is a directory whose ``cases/**/*.json`` files each hold a ``description`` and a list of
 ``cases`` (the format is described in ``conformance/README.md``). Each case poses one request
@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from .errors import CommandError, reason
+from .outcome import MISSING, Difference
 from .words import say
 
 CASES_DIRECTORY = "cases"
@@ -47,27 +48,6 @@ class CaseFile(NamedTuple):
     """Relative to the kit, with / separators."""
     description: str
     cases: tuple[Case, ...]
-
-
-class Difference(NamedTuple):
-    """One pointer where the answer is not what the case expects."""
-
-    pointer: str
-    expected: Any
-    got: Any
-    """The value found, or :data:`MISSING`."""
-    unordered: bool
-    why: str = ""
-    """Set when ``got`` is not comparable at all: it says why."""
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-"""What a pointer that does not resolve finds."""
 
 
 def default_kit() -> Path:

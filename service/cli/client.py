@@ -1,0 +1,202 @@
+"""The command's one HTTP client: requests to a service speaking this one's API (``--url``).
+
+Both commands that talk to a service go through here: ``replay --url`` posts batches on a new
+connection each, sending the body from a second thread while the answer streams back (the
+service answers each line as it reads it, and stops reading a client that does not take its
+answers); ``conformance --url`` posts one case after another on a kept-alive connection. Both
+send the same headers (the command's language as ``Accept-Language``, so that the service's texts
+come in it) and read a refusal's problem document the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from .words import labelled, language, say
+
+PROBLEM_MAX_BYTES = 64 * 1024
+"""Of a refusal, at most this much is read: a problem document is small."""
+SEND_BYTES = 64 * 1024
+
+
+class ServiceUrl(NamedTuple):
+    """The base URL of a service, as the commands take it."""
+
+    url: str
+    """As given, for messages."""
+    https: bool
+    host: str
+    port: int | None
+    prefix: str
+    """The base URL's path without its final ``/``: an operation's path is appended to it."""
+
+    def connection(self, timeout: float) -> http.client.HTTPConnection:
+        """A new (unopened) connection to the service."""
+        kind = http.client.HTTPSConnection if self.https else http.client.HTTPConnection
+        return kind(self.host, self.port, timeout=timeout)
+
+
+def service_url(text: str) -> ServiceUrl:
+    """``text`` as a service's base URL; :class:`ValueError` saying why it is not one."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(say("url.bad", url=text))
+    if parts.query or parts.fragment:
+        raise ValueError(say("url.extras", url=text))
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(say("url.bad", url=text)) from None
+    return ServiceUrl(text, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/"))
+
+
+def url_argument(text: str) -> ServiceUrl:
+    """:func:`service_url` as an argparse type."""
+    try:
+        return service_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class Refusal(NamedTuple):
+    """A problem answer (4xx, 5xx), as much as could be read of it."""
+
+    status: int
+    reason: str
+    title: str
+    detail: str
+    errors: tuple[tuple[str, str, str], ...]
+    """Each located fault: its pointer, code and message."""
+
+    def located(self) -> list[str]:
+        """Each located fault in one line (``pointer: message``), those that only repeat the detail aside."""
+        return [labelled(pointer or code, message) for pointer, code, message in self.errors if message != self.detail]
+
+
+def refusal_of(status: int, reason: str, body: bytes) -> Refusal:
+    """What a refusal says, whatever its body holds (a problem document, or anything else)."""
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        problem = None
+    if not isinstance(problem, dict):
+        problem = {}
+    errors = tuple(
+        (str(e.get("pointer", "")), str(e.get("code", "")), str(e.get("message", "")))
+        for e in problem.get("errors") or ()
+        if isinstance(e, dict)
+    )
+    return Refusal(status, reason, str(problem.get("title") or reason), str(problem.get("detail") or ""), errors)
+
+
+def _send(sock: socket.socket, body: bytes) -> None:
+    view = memoryview(body)
+    try:
+        for start in range(0, len(body), SEND_BYTES):
+            sock.sendall(view[start : start + SEND_BYTES])
+    except OSError:
+        pass  # the answer, being read meanwhile, says what happened
+
+
+class Client:
+    """Requests to one service, with the command's headers."""
+
+    def __init__(self, where: ServiceUrl, user_agent: str, timeout: float) -> None:
+        self.where = where
+        self.user_agent = user_agent
+        self.timeout = timeout
+        self.language = language()  # the service's texts (violations, problems) in the command's language
+        self._kept: http.client.HTTPConnection | None = None
+
+    def headers(self, content_type: str, accept: str) -> dict[str, str]:
+        return {
+            "Content-Type": content_type,
+            "Accept": accept,
+            "User-Agent": self.user_agent,
+            "Accept-Language": self.language,
+        }
+
+    def connect(self) -> None:
+        """Open the kept-alive connection now (:class:`OSError` when the service cannot be reached)."""
+        self._kept = self.where.connection(self.timeout)
+        try:
+            self._kept.connect()
+        except OSError:
+            self.close()
+            raise
+
+    def post(self, path: str, body: bytes, content_type: str, accept: str) -> tuple[http.client.HTTPResponse, bytes]:
+        """``body`` to ``path`` on the kept-alive connection: the answer and its body.
+
+        The service may have closed the connection since the last request (its keep-alive time):
+        the request is sent once more on a new one. A timeout is not tried again."""
+        headers = self.headers(content_type, accept)
+        try:
+            return self._post(self.where.prefix + path, body, headers)
+        except (OSError, http.client.HTTPException) as exc:
+            self.close()
+            if isinstance(exc, TimeoutError):
+                raise
+        try:
+            return self._post(self.where.prefix + path, body, headers)
+        except (OSError, http.client.HTTPException):
+            self.close()
+            raise
+
+    def _post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[http.client.HTTPResponse, bytes]:
+        if self._kept is None:
+            self._kept = self.where.connection(self.timeout)
+        self._kept.request("POST", path, body, headers)
+        answer = self._kept.getresponse()
+        return answer, answer.read()
+
+    @contextlib.contextmanager
+    def stream(self, path: str, body: bytes, content_type: str, accept: str) -> Iterator[http.client.HTTPResponse]:
+        """``body`` to ``path`` on a connection of its own (behind a load balancer, each such request
+        may go to another instance), sent from a second thread while the answer is read."""
+        conn = self.where.connection(self.timeout)
+        sock: socket.socket | None = None
+        sender: threading.Thread | None = None
+        try:
+            conn.putrequest("POST", self.where.prefix + path, skip_accept_encoding=True)
+            for name, value in {**self.headers(content_type, accept), "Content-Length": str(len(body))}.items():
+                conn.putheader(name, value)
+            if self.where.https:
+                # An SSL connection is not to be used by two threads at once: the body goes
+                # first, which the callers' bodies keep within what the service holds.
+                conn.endheaders(body)
+            else:
+                conn.endheaders()
+                sock = conn.sock
+                sender = threading.Thread(target=_send, args=(sock, body), daemon=True)
+                sender.start()
+            yield conn.getresponse()
+        finally:
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes the sender, if the service stopped reading
+            conn.close()
+            if sender is not None:
+                sender.join()
+
+    def close(self) -> None:
+        if self._kept is not None:
+            self._kept.close()
+            self._kept = None
+
+
+def read_refusal(answer: http.client.HTTPResponse) -> Refusal:
+    """A non-200 answer's problem, read (at most :data:`PROBLEM_MAX_BYTES` of it)."""
+    try:
+        body = answer.read(PROBLEM_MAX_BYTES)
+    except (OSError, http.client.HTTPException):
+        body = b""
+    return refusal_of(answer.status, answer.reason, body)

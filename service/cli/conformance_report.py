@@ -1,0 +1,263 @@
+"""What a conformance run tells: the summary and failures on the terminal, and its reports (the
+JUnit report, a Markdown summary, the HTML page).
+
+Each failure is told by its first difference (where the answer is not what the case expects),
+or why the implementation gave no answer, with the root faults the answer itself lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
+
+from .casefiles import CaseFile
+from .conformance_run import Counts, Ran, Summary
+from .errors import CommandError, reason
+from .faults import details
+from .faults import summary as faults_summary
+from .html import CONFORMANCE_COLUMNS, HtmlReport
+from .implementations import cut, json_text
+from .junit import JUnitReport, TestCase
+from .outcome import MISSING, Difference, Outcome, Status
+from .words import labelled, language, number, say
+
+LISTED = 30
+"""Failures printed; the JUnit report has them all."""
+REPORT_LISTED = 500
+"""Failures in the Markdown report: a CI page shows a few hundred rows comfortably."""
+VALUE_CHARS = 300
+"""A value printed on the terminal or in the Markdown report is cut after this many characters."""
+JUNIT_NAME = "tarot-rules conformance"
+"""The JUnit report's name, and its failures' types: the same in every language."""
+JUNIT_MISMATCH = "mismatch"
+JUNIT_NO_ANSWER = "no-answer"
+
+
+def difference_line(difference: Difference, limit: int | None = VALUE_CHARS) -> str:
+    def shown(value: Any) -> str:
+        text = json_text(value)
+        return text if limit is None else cut(text, limit)
+
+    pointer = difference.pointer or say("conformance.whole_answer")
+    expected = shown(difference.expected)
+    if difference.got is MISSING:
+        return say("conformance.difference", pointer=pointer, expected=expected, got=say("kit.no_value"))
+    got = shown(difference.got)
+    if difference.why:
+        return say("conformance.difference_why", pointer=pointer, expected=expected, got=got, why=difference.why)
+    if difference.unordered:
+        return say("conformance.difference_unordered", pointer=pointer, expected=expected, got=got)
+    return say("conformance.difference", pointer=pointer, expected=expected, got=got)
+
+
+def first_difference(outcome: Outcome, limit: int | None = VALUE_CHARS) -> str:
+    if outcome.unasked:
+        return say("conformance.not_run", reason=outcome.note)
+    return outcome.note or difference_line(outcome.differences[0], limit)
+
+
+def _counts(counts: Counts) -> tuple[int, int, int, int]:
+    return counts.cases, counts.passed, counts.failed, counts.skipped
+
+
+def print_summary(summary: Summary, out: IO[str]) -> None:
+    # Counts in the order of _counts; the columns as wide as the language's words need.
+    labels = (
+        say("conformance.summary.cases"),
+        say("conformance.summary.passed"),
+        say("conformance.summary.failed"),
+        say("conformance.summary.skipped"),
+    )
+    label_width = max(10, *(len(label) + 1 for label in labels))
+    for label, value in zip(labels, _counts(summary.total), strict=True):
+        print(f"{label:<{label_width}}{number(value):>8}", file=out)
+    if not summary.operations:
+        return
+    header = say("conformance.summary.operation")
+    width = max(len(header), *(len(op) for op in summary.operations))
+    column = max(9, *(len(label) + 2 for label in labels))
+    print(file=out)
+    print(f"{header:<{width}}" + "".join(f"{h:>{column}}" for h in labels), file=out)
+    for operation, counts in summary.operations.items():
+        print(f"{operation:<{width}}" + "".join(f"{number(v):>{column}}" for v in _counts(counts)), file=out)
+
+
+def print_details(summary: Summary, out: IO[str]) -> None:
+    if summary.skips:
+        print("\n" + say("conformance.skips"), file=out)
+        for (tag, why), count in summary.skips.items():
+            print("  " + labelled(f"{tag} ({number(count)})", why), file=out)
+    if not summary.failures and not summary.unasked:
+        return
+    print("\n" + say("conformance.failures"), file=out)
+    for case, outcome in summary.failures[:LISTED]:
+        print(labelled(f"{case.id} ({case.file})", case.description), file=out)
+        lines = [outcome.note] if outcome.note else [difference_line(d) for d in outcome.differences]
+        if outcome.faults:
+            lines.append(labelled(say("conformance.answer_faults"), faults_summary(outcome.faults)))
+        for line in lines:
+            print(f"    {line}", file=out)
+    if len(summary.failures) > LISTED:
+        print(say("conformance.more", len(summary.failures) - LISTED), file=out)
+    if summary.unasked:
+        print(say("conformance.unasked", len(summary.unasked), reason=summary.unasked[0][1].note), file=out)
+
+
+def junit_case(outcome: Outcome) -> TestCase:
+    """A case's test case: a mismatch or no answer is a failure; a case skipped says why."""
+    name = outcome.id or ""
+    if outcome.status == Status.SKIPPED:
+        return TestCase(outcome.file_no, name, Status.SKIPPED, outcome.note)
+    if outcome.status != Status.FAILED:
+        return TestCase(outcome.file_no, name, outcome.status)
+    if outcome.note:
+        message = first_difference(outcome)
+        kind, lines = JUNIT_NO_ANSWER, [message]
+    else:
+        first = difference_line(outcome.differences[0])
+        count = len(outcome.differences)
+        message = first if count == 1 else say("conformance.junit.differences", count, first=first)
+        kind, lines = JUNIT_MISMATCH, [difference_line(d, None) for d in outcome.differences]
+    if outcome.faults:
+        lines += [say("text.heading", label=say("conformance.answer_faults")), *details(outcome.faults)]
+    return TestCase(outcome.file_no, name, Status.FAILED, message, kind, "\n".join([outcome.description, *lines]))
+
+
+def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
+    """One suite per case file, one test case per case run or skipped."""
+    report = JUnitReport(path, JUNIT_NAME, [f.path for f in files])
+    try:
+        for _, outcome in ran:
+            report.add(junit_case(outcome))
+        report.write()
+    finally:
+        report.close()
+
+
+def _cell(text: str) -> str:
+    # A table cell is one line, and | ends it unless escaped (even within a code span, in GFM).
+    return text.replace("\n", " ").replace("|", "\\|")
+
+
+def code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{padding}{text}{padding}{fence}"
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: int) -> Iterator[str]:
+    """A Markdown table whose last ``numeric`` columns are right-aligned."""
+    yield "| " + " | ".join(headers) + " |"
+    yield "|" + "|".join("---:" if i >= len(headers) - numeric else "---" for i in range(len(headers))) + "|"
+    for row in rows:
+        yield "| " + " | ".join(_cell(c) for c in row) + " |"
+
+
+def _count_row(label: str, counts: Counts) -> list[str]:
+    return [label, *map(number, _counts(counts))]
+
+
+def markdown(summary: Summary, implementation: str) -> str:
+    total = summary.total
+    verdict = say("conformance.report.failed") if total.failed else say("conformance.report.passed")
+    totals = say(
+        "conformance.report.totals",
+        cases=say("conformance.report.cases", total.cases),
+        passed=say("conformance.report.passed_count", total.passed),
+        failed=say("conformance.report.failed_count", total.failed),
+        skipped=say("conformance.report.skipped_count", total.skipped),
+    )
+    count_headers = (
+        say("conformance.report.header.cases"),
+        say("conformance.report.header.passed"),
+        say("conformance.report.header.failed"),
+        say("conformance.report.header.skipped"),
+    )
+    none = say("conformance.report.none")
+    lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
+    lines += ["## " + say("conformance.report.by_operation"), ""]
+    rows = [_count_row(code(op), counts) for op, counts in summary.operations.items()]
+    rows.append(_count_row(f"**{say('conformance.report.total')}**", total))
+    lines += _table((say("conformance.report.header.operation"), *count_headers), rows, 4)
+    lines += ["", "## " + say("conformance.report.by_tag"), ""]
+    if summary.tags:
+        rows = [_count_row(code(tag), counts) for tag, counts in summary.tags.items()]
+        lines += _table((say("conformance.report.header.tag"), *count_headers), rows, 4)
+    else:
+        lines.append(none)
+    if summary.skips:
+        lines += ["", "## " + say("conformance.report.skipped"), ""]
+        headers = (
+            say("conformance.report.header.tag"),
+            say("conformance.report.header.cases"),
+            say("conformance.report.header.reason"),
+        )
+        rows = [[code(tag), number(count), why] for (tag, why), count in summary.skips.items()]
+        lines += _table(headers, rows, 0)
+    lines += ["", "## " + say("conformance.report.failures"), ""]
+    if summary.failures or summary.unasked:
+        lines += _failure_rows(summary)
+    else:
+        lines.append(none)
+    return "\n".join(lines) + "\n"
+
+
+def _failure_rows(summary: Summary) -> list[str]:
+    failure_headers = (
+        say("conformance.report.header.case"),
+        say("conformance.report.header.file"),
+        say("conformance.report.header.first_difference"),
+        say("conformance.report.header.answer_faults"),
+    )
+    # The last column: the root faults the answer found, each with its count of consequences.
+    rows = [
+        [code(c.id), code(c.file), code(first_difference(o)), cut(faults_summary(o.faults), VALUE_CHARS)]
+        for c, o in summary.failures[:REPORT_LISTED]
+    ]
+    lines = list(_table(failure_headers, rows, 0))
+    if len(summary.failures) > REPORT_LISTED:
+        lines += ["", say("conformance.report.more", len(summary.failures) - REPORT_LISTED)]
+    if summary.unasked:
+        lines += ["", say("conformance.report.unasked", len(summary.unasked), reason=summary.unasked[0][1].note)]
+    return lines
+
+
+def difference_value(value: Any) -> str:
+    return say("kit.no_value") if value is MISSING else json_text(value)
+
+
+def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
+    """The run as a page to look at: counts by case file, each failed case drawn."""
+    report = HtmlReport(
+        path,
+        [f.path for f in files],
+        language(),
+        columns=CONFORMANCE_COLUMNS,
+        title="tarot-rules conformance",
+        values=(say("html.got"), say("html.expected")),
+    )
+    for case, o in ran:
+        report.count(o.file_no, "cases", o.status, passed=o.passed)
+        if o.status != Status.FAILED:
+            continue
+        rows = [
+            {
+                "pointer": d.pointer or say("conformance.whole_answer"),
+                "claimed": difference_value(d.got),
+                "correct": difference_value(d.expected),
+                "message": d.why,
+            }
+            for d in o.differences
+        ]
+        report.add_failure(case.id, case.description, o.faults, rows, o.drawing, o.note)
+    report.write()
+
+
+def write_markdown(path: str, text: str) -> None:
+    try:
+        with open(path, "wb") as out:
+            out.write(text.encode())
+    except OSError as exc:
+        raise CommandError(say("conformance.not_writable", path=path, reason=reason(exc))) from None

@@ -1,0 +1,133 @@
+"""A conformance run: the cases selected, each posed to the implementation, and the counts.
+
+Each case's :class:`~.outcome.Outcome` says whether the implementation's answer holds what the
+case expects (:func:`~.casefiles.compare`), with the answer's own faults and what a page draws
+of it when it does not; a case skipped by a tag is not posed; once the implementation is gone,
+the remaining cases fail unasked. :class:`Summary` counts them by operation and by tag.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.contract.operations import IN_THE_KIT
+
+from .casefiles import Case, CaseFile, compare
+from .errors import PROG, CommandError, warn
+from .faults import faults_of
+from .implementations import GoneError, Implementation, NoAnswerError
+from .outcome import Outcome, Status, drawing
+from .words import say
+
+ORDER = [op.path for op in IN_THE_KIT.values()]
+"""The order operations are listed in (the contract's); any other comes after them."""
+
+Ran = tuple[Case, Outcome]
+"""A case and its outcome."""
+
+
+def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple[str, str]]) -> list[Case]:
+    """The cases with every tag of ``tags``, in kit order; a tag no case has is an error (a typo, surely)."""
+    known = {tag for f in files for case in f.cases for tag in case.tags}
+    for tag in tags:
+        if tag not in known:
+            raise CommandError(say("conformance.unknown_tag", tag=tag))
+    for tag, _ in skips:
+        if tag not in known:
+            warn(say("conformance.unused_skip_tag", tag=tag))
+    selected = [case for f in files for case in f.cases if all(tag in case.tags for tag in tags)]
+    if not selected:
+        warn(say("conformance.nothing_selected"))
+    return selected
+
+
+def run_cases(
+    files: Sequence[CaseFile], cases: Iterable[Case], skips: Sequence[tuple[str, str]], implementation: Implementation
+) -> list[Ran]:
+    """Each case with its outcome, in order; once the implementation is gone, the remaining cases fail unasked."""
+    numbers = {f.path: i for i, f in enumerate(files)}
+    ran: list[Ran] = []
+    gone = ""
+    for case in cases:
+        outcome = _outcomes(numbers[case.file], case)
+        skip = next(((tag, why) for tag, why in skips if tag in case.tags), None)
+        if skip is not None:
+            ran.append(outcome(Status.SKIPPED, skip=skip, note=skip[1]))
+            continue
+        if gone:
+            ran.append(outcome(Status.FAILED, note=gone, unasked=True))
+            continue
+        try:
+            answer = implementation.ask(case.operation, case.request)
+        except NoAnswerError as exc:
+            ran.append(outcome(Status.FAILED, note=str(exc)))
+            continue
+        except GoneError as exc:
+            gone = str(exc)
+            print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
+            ran.append(outcome(Status.FAILED, note=gone))
+            continue
+        differences = compare(case, answer)
+        if differences:
+            drawn = drawing(case.request, answer)
+            ran.append(outcome(Status.FAILED, differences=tuple(differences), faults=faults_of(answer), drawing=drawn))
+        else:
+            ran.append(outcome(Status.PASSED))
+    return ran
+
+
+def _outcomes(file_no: int, case: Case) -> Callable[..., Ran]:
+    """What makes ``case``'s outcome from its status and details."""
+
+    def outcome(status: Status, **details: Any) -> Ran:
+        return case, Outcome(file_no, case.number, case.id, status, description=case.description, **details)
+
+    return outcome
+
+
+@dataclass
+class Counts:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+    @property
+    def cases(self) -> int:
+        return self.passed + self.failed + self.skipped
+
+    def add(self, outcome: Outcome) -> None:
+        setattr(self, outcome.status, getattr(self, outcome.status) + 1)
+
+
+@dataclass
+class Summary:
+    total: Counts = field(default_factory=Counts)
+    operations: dict[str, Counts] = field(default_factory=dict)
+    tags: dict[str, Counts] = field(default_factory=dict)
+    skips: dict[tuple[str, str], int] = field(default_factory=dict)
+    """Cases skipped, by the --skip-tag (tag, reason) that skipped them."""
+    failures: list[Ran] = field(default_factory=list)
+    """The cases that failed once posed."""
+    unasked: list[Ran] = field(default_factory=list)
+    """The cases that failed unposed, the implementation gone: listed as one."""
+
+    @classmethod
+    def of(cls, ran: Iterable[Ran]) -> Summary:
+        summary = cls()
+        for case, outcome in ran:
+            summary.total.add(outcome)
+            summary.operations.setdefault(case.operation, Counts()).add(outcome)
+            for tag in case.tags:
+                summary.tags.setdefault(tag, Counts()).add(outcome)
+            if outcome.skip is not None:
+                summary.skips[outcome.skip] = summary.skips.get(outcome.skip, 0) + 1
+            elif outcome.status == Status.FAILED:
+                (summary.unasked if outcome.unasked else summary.failures).append((case, outcome))
+        known = {path: i for i, path in enumerate(ORDER)}
+        order = sorted(summary.operations, key=lambda op: (known.get(op, len(known)), op))
+        summary.operations = {op: summary.operations[op] for op in order}
+        summary.tags = dict(sorted(summary.tags.items()))
+        return summary

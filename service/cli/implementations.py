@@ -1,0 +1,191 @@
+"""The implementations a conformance run poses its cases to, and how each is reached.
+
+A service speaking this one's HTTP API (``--url``: each case POSTed to its operation's path, over
+the command's HTTP client), or a program speaking the kit's line protocol on its standard input
+and output (``--harness``: one JSON request a line in, one answer a line out; see
+``conformance/README.md``). Either answers a case with the 200 answer, or says why there is
+none: :class:`NoAnswerError` for this case, :class:`GoneError` when it cannot answer any more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+from typing import Any, Protocol
+
+import orjson
+
+from .client import Client, ServiceUrl, refusal_of
+from .errors import CommandError, reason
+from .words import say
+
+TIMEOUT = 30.0
+"""Seconds to wait for a service to connect or answer, or for a harness to answer one request."""
+HARNESS_EXIT_SECONDS = 10.0
+"""Seconds a harness has to exit once its input is closed, before it is killed."""
+USER_AGENT = "tarot-rules-conformance"
+JSON = "application/json"
+SHOWN_CHARS = 120
+"""A harness's line quoted in a message is cut after this many characters."""
+
+
+class NoAnswerError(Exception):
+    """The implementation gave no answer to this case (an error, a non-200); ``str()`` says why."""
+
+
+class GoneError(Exception):
+    """The implementation cannot answer any more cases; ``str()`` says why."""
+
+
+class Implementation(Protocol):
+    def ask(self, operation: str, request: Any) -> Any:
+        """The 200 answer to ``request``; :class:`NoAnswerError` or :class:`GoneError` when there is none."""
+
+    def close(self) -> None: ...
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON, for people (non-ASCII as it is)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text``, cut after ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shown(raw: bytes) -> str:
+    return cut(repr(raw.rstrip(b"\n").decode("utf-8", "replace")), SHOWN_CHARS)
+
+
+class Service:
+    """A service speaking this one's API, over one kept-alive connection."""
+
+    def __init__(self, where: ServiceUrl) -> None:
+        self.where = where
+        self.client = Client(where, USER_AGENT, TIMEOUT)
+        try:
+            self.client.connect()
+        except OSError as exc:
+            raise CommandError(say("conformance.unreachable", url=where.url, reason=reason(exc))) from None
+
+    def ask(self, operation: str, request: Any) -> Any:
+        try:
+            # The problems' details come in the command's language (the client's Accept-Language).
+            answer, data = self.client.post(operation, orjson.dumps(request), JSON, f"{JSON}, application/problem+json")
+        except (OSError, http.client.HTTPException) as exc:
+            raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(exc))) from None
+        if answer.status != 200:
+            raise NoAnswerError(self._refusal(answer, data))
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise NoAnswerError(say("conformance.answer_not_json", reason=str(exc))) from None
+
+    @staticmethod
+    def _refusal(answer: http.client.HTTPResponse, data: bytes) -> str:
+        refusal = refusal_of(answer.status, answer.reason, data)
+        message = say("conformance.refused", status=str(refusal.status), reason=refusal.reason, detail=refusal.detail)
+        for located in refusal.located():
+            message = say("text.parts", first=message, second=located)
+        return message
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class Harness:
+    """A program started once through the shell, speaking the line protocol on its stdin and stdout.
+
+    Its answers are read by a thread into a queue, so that a harness that hangs costs a timeout
+    rather than the whole run. It runs in a session of its own: when it has to be killed, the
+    shell and whatever it started go together.
+    """
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.seq = 0
+        try:
+            self.proc = subprocess.Popen(
+                command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+            )
+        except OSError as exc:
+            raise CommandError(say("conformance.harness.not_started", reason=reason(exc))) from None
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, name="harness-reader", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(b"")  # the end of its output
+
+    def ask(self, operation: str, request: Any) -> Any:
+        assert self.proc.stdin is not None
+        self.seq += 1
+        seq = self.seq
+        try:
+            self.proc.stdin.write(orjson.dumps({"seq": seq, "operation": operation, "request": request}) + b"\n")
+            self.proc.stdin.flush()
+        except OSError:
+            self._ended()  # its input is closed: it has exited, or is about to
+        try:
+            raw = self.lines.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=round(TIMEOUT))) from None
+        if raw == b"":
+            self._ended()
+        try:
+            message = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            raise GoneError(say("conformance.harness.not_json", seq=str(seq), line=_shown(raw))) from None
+        if not isinstance(message, dict) or ("answer" not in message and "error" not in message):
+            raise GoneError(say("conformance.harness.not_object", seq=str(seq), line=_shown(raw)))
+        got = message.get("seq")
+        if isinstance(got, bool) or got != seq:
+            raise GoneError(say("conformance.harness.wrong_seq", got=json_text(got), seq=str(seq)))
+        if "error" in message:
+            error = message["error"]
+            error = error if isinstance(error, str) else json_text(error)
+            raise NoAnswerError(say("conformance.harness.error", error=error))
+        return message["answer"]
+
+    def _ended(self) -> None:
+        """Raise why the harness stopped answering: :class:`CommandError` before any answer, else :class:`GoneError`."""
+        try:
+            status: int | None = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            status = None
+        if status is None:
+            how = say("conformance.harness.output_closed")
+        elif status < 0:
+            how = say("conformance.harness.killed", signal=str(-status))
+        else:
+            how = say("conformance.harness.exit_status", status=str(status))
+        if self.seq == 1:
+            raise CommandError(say("conformance.harness.ended_at_once", command=self.command, how=how))
+        raise GoneError(say("conformance.harness.ended", seq=str(self.seq), how=how))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # its end of input: a harness that follows the protocol exits
+        try:
+            self.proc.wait(timeout=HARNESS_EXIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            if hasattr(os, "killpg"):
+                with contextlib.suppress(OSError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+            else:
+                self.proc.kill()
+            self.proc.wait()
+        self.reader.join(timeout=HARNESS_EXIT_SECONDS)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
