@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         write_example_answers()
     # Read only now: the document's 200 examples are the answers just written.
     from service import __version__
-    from service.api.ops.spec import spec_yaml
+    from service.api.meta.spec import spec_yaml
     from service.app import create_app
 
     text = spec_yaml(create_app())

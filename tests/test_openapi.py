@@ -12,7 +12,7 @@ import yaml
 from flask import Flask
 from openapi_spec_validator import validate
 
-from service.api.ops.spec import spec_dict, spec_yaml
+from service.api.meta.spec import spec_dict, spec_yaml
 from service.contract.errorcodes import FieldErrorCode
 from service.contract.fields import ERROR_CODES
 from service.rules.verdicts import LegalReason, RedealReason, ViolationCode

@@ -20,8 +20,8 @@ from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 
 from . import problems
 from .layers import cors, language, requestid, telemetry
+from .meta import docs, health, spec
 from .operations import batch, evaluate, games, scoring, tricks
-from .ops import docs, ops
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -125,14 +125,14 @@ def init_app(app: Flask) -> None:
     converter.attribute_functions.remove(converter.field2default)
     converter.add_attribute_function(default_in_words)
     app.extensions["tarot_api"] = api
-    api.register_blueprint(ops.blp)
+    api.register_blueprint(health.blp)
     api.register_blueprint(tricks.blp)
     api.register_blueprint(scoring.blp)
     api.register_blueprint(evaluate.blp)
     api.register_blueprint(batch.blp)
     api.register_blueprint(games.blp)
     api.spec.components.schema("BatchLine", schema=BatchLineSchema)  # named by the NDJSON answer's doc
-    app.add_url_rule("/openapi.yaml", "openapi_yaml", ops.openapi_yaml)
+    app.add_url_rule("/openapi.yaml", "openapi_yaml", spec.openapi_yaml)
     docs.register(app)
     problems.register(app)
     cors.init_app(app, cors.parse_origins(app.config.get("CORS_ORIGINS")))

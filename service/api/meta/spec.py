@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 import yaml
-from flask import Flask
+from flask import Flask, Response, current_app
 from flask_smorest import Api
 
 
@@ -19,3 +19,8 @@ def spec_dict(app: Flask) -> dict[str, Any]:
 def spec_yaml(app: Flask) -> str:
     """The spec as YAML: exactly what `openapi.yaml` at the top of the repository holds."""
     return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True, width=100)
+
+
+def openapi_yaml() -> Response:
+    """The OpenAPI document, as committed in openapi.yaml."""
+    return Response(spec_yaml(current_app), mimetype="application/yaml")

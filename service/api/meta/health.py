@@ -1,10 +1,10 @@
-"""Operational endpoints: liveness, readiness and the spec as YAML."""
+"""Liveness and readiness: the probes an orchestrator or a load balancer asks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import current_app
 from flask_smorest import Blueprint
 
 from service.connection import DRAINING
@@ -35,10 +35,3 @@ def readyz() -> Any:
     if current_app.config.get(DRAINING):
         return {"status": "draining"}, 503
     return {"status": "ok"}
-
-
-def openapi_yaml() -> Response:
-    """The OpenAPI document, as committed in openapi.yaml."""
-    from .spec import spec_yaml
-
-    return Response(spec_yaml(current_app), mimetype="application/yaml")

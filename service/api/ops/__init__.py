@@ -1,1 +1,0 @@
-"""Operational endpoints: health, the contract (openapi.json / openapi.yaml) and its Swagger UI."""
