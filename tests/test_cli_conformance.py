@@ -292,7 +292,7 @@ def test_an_implementation_that_forbids_the_excuse_fails_where_it_was_legal(
     assert failure is not None
     assert failure.get("type") == "mismatch"
     assert failure.get("message") == '/legal: expected in any order ["1S", "KS", "EX"], got ["1S", "KS"]'
-    assert cases["legal-cards/follow-suit/001"].get("classname") == "cases/legal-cards/follow-suit.json"
+    assert cases["legal-cards/follow-suit/001"].get("classname") == "tarot_rules.conformance.legal_cards.follow_suit"
     root = ET.parse(junit).getroot()
     suites = {suite.get("name"): suite for suite in root.findall("testsuite")}
     assert set(suites) == {f"cases/{name}" for name in kit_files()}

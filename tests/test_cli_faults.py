@@ -243,7 +243,8 @@ def test_the_replay_leads_with_the_root(tmp_path: Path, capsys: pytest.CaptureFi
         failure = {c.get("name"): c for c in ET.parse(report).getroot().iter("testcase")}[faulty["id"]].find("failure")
         assert failure is not None
         assert (failure.get("message") or "").startswith(said)
-        text = (failure.text or "").splitlines()
+        location, *text = (failure.text or "").splitlines()
+        assert re.fullmatch(r".*games\.ndjson:\d+", location)  # the record's file and line first
         assert text[1].startswith("  card_not_in_hand ") and text[3].startswith("    card_not_in_hand ")
         # The machine fields do not change: not with the language, not with the causes.
         assert machine_parts(report) == machine_parts(plain)

@@ -110,7 +110,7 @@ def junit_case(outcome: Outcome) -> TestCase:
     if outcome.status == Status.SKIPPED:
         return TestCase(outcome.file_no, name, Status.SKIPPED, outcome.note)
     if outcome.status != Status.FAILED:
-        return TestCase(outcome.file_no, name, outcome.status)
+        return TestCase(outcome.file_no, name, outcome.status, seconds=outcome.seconds)
     if outcome.note:
         message = first_difference(outcome)
         kind, lines = JUNIT_NO_ANSWER, [message]
@@ -121,12 +121,13 @@ def junit_case(outcome: Outcome) -> TestCase:
         kind, lines = JUNIT_MISMATCH, [difference_line(d, None) for d in outcome.differences]
     if outcome.faults:
         lines += [say("text.heading", label=say("conformance.answer_faults")), *details(outcome.faults)]
-    return TestCase(outcome.file_no, name, Status.FAILED, message, kind, "\n".join([outcome.description, *lines]))
+    text = "\n".join([outcome.description, *lines])
+    return TestCase(outcome.file_no, name, Status.FAILED, message, kind, text, outcome.seconds)
 
 
 def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
     """One suite per case file, one test case per case run or skipped."""
-    report = JUnitReport(path, JUNIT_NAME, [f.path for f in files])
+    report = JUnitReport(path, JUNIT_NAME, "conformance", [f.path for f in files])
     try:
         for _, outcome in ran:
             report.add(junit_case(outcome))

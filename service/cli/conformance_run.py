@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 from service.contract.operations import IN_THE_KIT
@@ -60,22 +61,27 @@ def run_cases(
         if gone:
             ran.append(outcome(Status.FAILED, note=gone, unasked=True))
             continue
+        started = perf_counter()
         try:
             answer = implementation.ask(case.operation, case.request)
         except NoAnswerError as exc:
-            ran.append(outcome(Status.FAILED, note=str(exc)))
+            ran.append(outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started))
             continue
         except GoneError as exc:
             gone = str(exc)
             print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
-            ran.append(outcome(Status.FAILED, note=gone))
+            ran.append(outcome(Status.FAILED, note=gone, seconds=perf_counter() - started))
             continue
+        seconds = perf_counter() - started
         differences = compare(case, answer)
         if differences:
             drawn = drawing(case.request, answer)
-            ran.append(outcome(Status.FAILED, differences=tuple(differences), faults=faults_of(answer), drawing=drawn))
+            found = faults_of(answer)
+            ran.append(
+                outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
+            )
         else:
-            ran.append(outcome(Status.PASSED))
+            ran.append(outcome(Status.PASSED, seconds=seconds))
     return ran
 
 

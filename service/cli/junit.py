@@ -5,6 +5,12 @@ suite per case file, a case per case). Each test case is written with ElementTre
 into temporary files, and the report is put together at the end, when every suite's counts are
 known: memory stays flat however many records there are.
 
+Test cases carry the ``time`` each took, and the ``file`` and ``line`` of their record. Their
+``classname`` is dotted, as CI viewers read it (they split it on its dots into a package and a
+class): ``tarot_rules.replay.logs.games`` for ``logs/games.ndjson``,
+``tarot_rules.conformance.evaluate.rulings`` for the case file ``cases/evaluate/rulings.json``.
+A run that checked nothing says so as a failed test case of its own (:meth:`JUnitReport.nothing_checked`).
+
 Only the messages and texts are in the command's language: the names, types and counts are the
 same in every language, for the tools that compare reports.
 """
@@ -38,6 +44,17 @@ def _start_tag(element: ET.Element) -> str:
     return whole[: -len(f"</{element.tag}>")]
 
 
+def classname(command: str, path: str) -> str:
+    """The dotted class name of a file's test cases: ``tarot_rules.<command>.<name>``, its name the
+    file's without extension, under the directories of a case file (``cases/evaluate/rulings.json``:
+    ``evaluate.rulings``), never those of a replay's log (a path differs from machine to machine);
+    each part in letters, digits and ``_``."""
+    stem = os.path.splitext(path)[0]
+    parts = stem.removeprefix("cases/").split("/") if stem.startswith("cases/") else [os.path.basename(stem)]
+    names = [re.sub(r"\W", "_", part, flags=re.ASCII) or "_" for part in parts]
+    return ".".join(["tarot_rules", command, *(n if not n[0].isdigit() else f"_{n}" for n in names)])
+
+
 class TestCase(NamedTuple):
     """One test case as the report says it."""
 
@@ -50,10 +67,18 @@ class TestCase(NamedTuple):
     """A failure's or an error's ``type``."""
     text: str = ""
     """A failure's or an error's whole story."""
+    seconds: float = 0.0
+    """How long it took."""
+    line: int | None = None
+    """Where its record is in its file (a line from 1, or a place in a JSON array from 0)."""
 
 
 _ELEMENT = {Status.FAILED: "failure", Status.ERROR: "error", Status.SKIPPED: "skipped"}
 _COUNTED = (Status.FAILED, Status.ERROR, Status.SKIPPED)
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.6f}"
 
 
 def check_writable(path: str) -> None:
@@ -67,30 +92,40 @@ def check_writable(path: str) -> None:
         raise CommandError(say("junit.not_writable", path=path, reason=say("junit.permission")))
 
 
+NOTHING_CHECKED = "nothing-checked"
+"""The type of the failure a run that checked nothing writes."""
+
+
 class JUnitReport:
-    def __init__(self, path: str, name: str, suites: Sequence[str]) -> None:
-        """A report named ``name`` (the command's, in every language) at ``path``, a suite per name of ``suites``."""
+    def __init__(self, path: str, name: str, command: str, suites: Sequence[str]) -> None:
+        """A report named ``name`` (the command's, in every language) at ``path``, a suite per
+        file of ``suites`` (their names as given), their test cases' class names from ``command``."""
         check_writable(path)
         self.path = path
         self.name = name
+        self.command = command
         self._names = list(suites)
+        self._classnames = [classname(command, suite) for suite in suites]
+        self._files = len(self._names)
         self._current = -1
         self._counts = dict.fromkeys(("tests", *_COUNTED), 0)  # the current suite's
         self._totals = dict(self._counts)
+        self._seconds = self._total_seconds = 0.0
         # Open across the run; close() or write() closes them.
         self._cases: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self._suites: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
 
-    def _counted(self, element: ET.Element, counts: dict[str, int]) -> None:
+    def _counted(self, element: ET.Element, counts: dict[str, int], seconds: float) -> None:
         element.set("tests", str(counts["tests"]))
         element.set("failures", str(counts[Status.FAILED]))
         element.set("errors", str(counts[Status.ERROR]))
         element.set("skipped", str(counts[Status.SKIPPED]))
+        element.set("time", _seconds(seconds))
 
     def _next_suite(self) -> None:
         if self._current >= 0:
             suite = ET.Element("testsuite", name=xml_text(self._names[self._current]))
-            self._counted(suite, self._counts)
+            self._counted(suite, self._counts, self._seconds)
             self._suites.write(f"  {_start_tag(suite)}\n")
             self._cases.seek(0)
             shutil.copyfileobj(self._cases, self._suites)
@@ -98,16 +133,23 @@ class JUnitReport:
             self._cases.seek(0)
             self._cases.truncate()
             self._totals = {k: self._totals[k] + v for k, v in self._counts.items()}
+            self._total_seconds += self._seconds
         self._current += 1
         self._counts = dict.fromkeys(self._counts, 0)
+        self._seconds = 0.0
 
     def add(self, case: TestCase) -> None:
         """One test case; they come in the order of their files."""
         while self._current < case.file_no:
             self._next_suite()
-        classname = xml_text(self._names[case.file_no])
-        element = ET.Element("testcase", name=xml_text(case.name), classname=classname)
+        element = ET.Element("testcase", name=xml_text(case.name), classname=self._classnames[case.file_no])
+        if case.file_no < self._files:
+            element.set("file", xml_text(self._names[case.file_no]))
+        element.set("time", _seconds(case.seconds))
+        if case.line is not None:
+            element.set("line", str(case.line))
         self._counts["tests"] += 1
+        self._seconds += case.seconds
         tag = _ELEMENT.get(case.status)
         if tag is not None:
             self._counts[case.status] += 1
@@ -118,12 +160,22 @@ class JUnitReport:
                 fault.text = xml_text(case.text)
         self._cases.write(f"    {ET.tostring(element, encoding='unicode')}\n")
 
+    def nothing_checked(self, message: str) -> None:
+        """Say, as a failed test case of a suite of its own, that the run checked nothing: a CI
+        system that reads only this report must not see an empty report as a pass."""
+        while self._current < len(self._names):
+            self._next_suite()
+        self._names.append(self.command)
+        self._classnames.append(f"tarot_rules.{self.command}")
+        case = TestCase(len(self._names) - 1, NOTHING_CHECKED, Status.FAILED, message, NOTHING_CHECKED, message)
+        self.add(case)
+
     def write(self) -> None:
         """Write the report (every file gets its suite, even one without test cases)."""
         while self._current < len(self._names):
             self._next_suite()
         root = ET.Element("testsuites", name=self.name)
-        self._counted(root, self._totals)
+        self._counted(root, self._totals, self._total_seconds)
         try:
             with open(self.path, "w", encoding="utf-8") as out:
                 out.write('<?xml version="1.0" encoding="utf-8"?>\n')

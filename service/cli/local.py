@@ -17,6 +17,7 @@ import signal
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import islice
+from time import perf_counter
 from typing import Any, TypeVar
 
 from service.contract.records import Tally, line_item, record_item, too_long_item
@@ -52,7 +53,12 @@ def item_of(record: Record) -> dict[str, Any]:
 
 def evaluate_chunk(chunk: list[Record], draw: bool = False) -> tuple[Tally, list[Outcome]]:
     tally = Tally()
-    return tally, [settle(record, item_of(record), tally, draw) for record in chunk]
+    outcomes = []
+    for record in chunk:
+        started = perf_counter()
+        item = item_of(record)
+        outcomes.append(settle(record, item, tally, draw, perf_counter() - started))
+    return tally, outcomes
 
 
 def _worker_start(lang: str) -> None:

@@ -96,6 +96,8 @@ class Outcome(NamedTuple):
     """A skipped case: the tag that skipped it, and why."""
     unasked: bool = False
     """A case failed without being posed: the implementation had stopped answering (``note`` says why)."""
+    seconds: float = 0.0
+    """How long its evaluation, or the implementation's answer, took."""
 
     @property
     def passed(self) -> bool:
@@ -107,9 +109,10 @@ class Outcome(NamedTuple):
         return (not self.differences) if self.claimed else None
 
 
-def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = False) -> Outcome:
-    """Count ``item`` (the evaluation of ``record``) in ``tally``, and keep what is reported of
-    it: with ``draw`` (an HTML report asked for), what the page draws of a failing deal."""
+def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = False, seconds: float = 0.0) -> Outcome:
+    """Count ``item`` (the evaluation of ``record``, which took ``seconds``) in ``tally``, and
+    keep what is reported of it: with ``draw`` (an HTML report asked for), what the page draws
+    of a failing deal."""
     tally.count(item)
     result = item.get("result")
     if result is None:
@@ -121,11 +124,14 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
             Status.ERROR,
             note=problem["detail"],
             errors=tuple(FieldProblem(e["pointer"], e["code"], e["message"]) for e in problem["errors"]),
+            seconds=seconds,
         )
     claims = result["claims"]
     mismatches = () if claims is None else tuple(_difference(m) for m in claims["mismatches"])
     if result["valid"] and not mismatches:
-        return Outcome(record.file_no, record.pos, item["id"], Status.PASSED, claimed=claims is not None)
+        return Outcome(
+            record.file_no, record.pos, item["id"], Status.PASSED, claimed=claims is not None, seconds=seconds
+        )
     return Outcome(
         record.file_no,
         record.pos,
@@ -135,6 +141,7 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
         differences=mismatches,
         claimed=claims is not None,
         drawing=drawing_of(record, result) if draw else None,
+        seconds=seconds,
     )
 
 

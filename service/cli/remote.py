@@ -21,6 +21,7 @@ import threading
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from time import perf_counter
 from typing import Any
 
 import orjson
@@ -120,13 +121,17 @@ class Remote:
             got = 0
             try:
                 # Closed at once when an item is refused: the connection goes with it.
+                # Each record's time: from the request, or the item before it, to its own item.
+                since = perf_counter()
                 with contextlib.closing(self._exchange(lines[done:])) as items:
                     for item in items:
                         if item.get("index") != got:
                             reason = say("remote.out_of_order", index=str(item.get("index")), expected=str(got))
                             raise CommandError(self._not_a_batch(reason))
                         i = sent[done + got]
-                        outcomes[i] = settle(batch[i], item, tally, self.draw)
+                        now = perf_counter()
+                        outcomes[i] = settle(batch[i], item, tally, self.draw, now - since)
+                        since = now
                         got += 1
                 if done + got != len(sent):
                     reason = say("remote.too_few", got, sent=len(sent) - done)

@@ -133,7 +133,7 @@ class Report:
                     self.unlisted += 1
             name = outcome.id if outcome.id is not None else self.where(outcome)
             if self.junit is not None:
-                self.junit.add(junit_case(outcome, name))
+                self.junit.add(junit_case(outcome, name, self.where(outcome)))
             if self.html is not None:
                 line = "" if outcome.passed else _one_line(outcome)
                 self.html.add(outcome, printable(name), line)
@@ -184,18 +184,19 @@ def _one_line(outcome: Outcome) -> str:
     return error_message(outcome) if outcome.status == Status.ERROR else failure_message(outcome)
 
 
-def junit_case(outcome: Outcome, name: str) -> TestCase:
+def junit_case(outcome: Outcome, name: str, where: str) -> TestCase:
     """A record's test case: a faulty deal or claims that disagree are a failure (one, listing
-    both when it is both), a record that is not a deal record an error."""
+    both when it is both), a record that is not a deal record an error; each says first where
+    the record is (``games.ndjson:17``)."""
+    case = TestCase(outcome.file_no, name, outcome.status, seconds=outcome.seconds, line=outcome.pos)
     if outcome.status == Status.ERROR:
-        return TestCase(
-            outcome.file_no, name, Status.ERROR, error_message(outcome), "malformed", error_details(outcome)
-        )
+        details = "\n".join([where, error_details(outcome)])
+        return case._replace(message=error_message(outcome), kind="malformed", text=details)
     if outcome.passed:
-        return TestCase(outcome.file_no, name, Status.PASSED)
+        return case
     kinds = (["faulty"] if outcome.faults else []) + (["claims"] if outcome.differences else [])
-    message, details = failure_message(outcome), failure_details(outcome)
-    return TestCase(outcome.file_no, name, Status.FAILED, message, " ".join(kinds), details)
+    details = "\n".join([where, failure_details(outcome)])
+    return case._replace(message=failure_message(outcome), kind=" ".join(kinds), text=details)
 
 
 def _progress(sources: list[Source], quiet: bool) -> Any:
@@ -209,7 +210,7 @@ def _progress(sources: list[Source], quiet: bool) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
-    junit = JUnitReport(args.junit, REPORT_NAME, [s.name for s in sources]) if args.junit else None
+    junit = JUnitReport(args.junit, REPORT_NAME, "replay", [s.name for s in sources]) if args.junit else None
     html = HtmlReport(args.html, [s.name for s in sources], language(), args.html_limit) if args.html else None
     report = Report(sources, junit, html)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
