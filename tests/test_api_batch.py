@@ -59,14 +59,18 @@ def post_lines(client: FlaskClient, body: bytes, **kwargs: Any) -> tuple[list[di
 def true_claims(answer: dict[str, Any], players: int) -> dict[str, Any]:
     """Every claim, as the service's own single-deal answer has it."""
     first = answer["violations"][0] if answer["violations"] else None
+    ruling = answer.get("ruling")
+    scores = ruling["scores"] if ruling else None if answer["score"] is None else answer["score"]["scores"]
     return {
         "valid": answer["valid"],
         "trick_winners": [t["winner"] for t in answer["tricks"] if len(t["cards"]) == players],
         "points": None if answer["points"] is None else answer["points"]["attack"],
         "oudlers": None if answer["oudlers"] is None else answer["oudlers"]["attack"],
         "partner": answer["partner"],
-        "scores": None if answer["score"] is None else answer["score"]["scores"],
+        # A complete faulty deal scores by its ruling (rules.md §14): what a sheet writes.
+        "scores": scores,
         "first_violation": None if first is None else {k: first[k] for k in ("code", "trick", "seat")},
+        "ruling": None if not ruling else {k: ruling[k] for k in ("decision", "side_at_fault")},
     }
 
 
@@ -147,6 +151,7 @@ def test_true_claims_all_agree(client: FlaskClient, records: list[dict[str, Any]
     assert summary == {
         "deals": len(records),
         "valid": len(records) - faulty_count,
+        "in_progress": 0,
         "faulty": faulty_count,
         "malformed": 0,
         "claims_checked": len(records),
@@ -431,3 +436,48 @@ def test_a_partner_not_known_yet_is_not_held_against_a_claim(client: FlaskClient
     answer = client.post("/v1/deals/evaluate", json={**started, "claims": {"partner": 3}}).get_json()
     assert answer["status"] == "in_progress" and answer["partner"] is None
     assert answer["claims"] == {"agree": True, "mismatches": []}
+
+
+def test_a_complete_faulty_deal_is_claimed_by_its_ruling(client: FlaskClient) -> None:
+    # rules.md §14: a complete faulty deal's score is its ruling's, what a score sheet writes.
+    from service.contract.evaluate import EVALUATE
+
+    deal = EVALUATE.examples["defenderRenounces"].request  # a defender renounces: the deal void
+    ruling = client.post("/v1/deals/evaluate", json=deal).get_json()["ruling"]
+    assert (ruling["decision"], ruling["side_at_fault"]) == ("void", "defence")
+    assert ruling["scores"] != ruling["as_played_scores"]
+
+    def claims(claimed: dict[str, Any], language: str = "en") -> dict[str, Any]:
+        answer = client.post(
+            "/v1/deals/evaluate", json={**deal, "claims": claimed}, headers={"Accept-Language": language}
+        )
+        checked: dict[str, Any] = answer.get_json()["claims"]
+        return checked
+
+    ruled = {"scores": ruling["scores"], "ruling": {"decision": "void", "side_at_fault": "defence"}}
+    assert claims(ruled) == {"agree": True, "mismatches": []}
+    # The marks as played: located at the scores, the ruling named.
+    [mismatch] = claims({"scores": ruling["as_played_scores"]})["mismatches"]
+    assert (mismatch["pointer"], mismatch["claimed"], mismatch["correct"]) == (
+        "/claims/scores",
+        ruling["as_played_scores"],
+        ruling["scores"],
+    )
+    assert "marks as played" in mismatch["message"] and "the deal void" in mismatch["message"]
+    [french] = claims({"scores": ruling["as_played_scores"]}, "fr")["mismatches"]
+    assert "telles que jouées" in french["message"] and "donne annulée" in french["message"]
+    # A ruling claimed wrong: each part at its pointer; none claimed where there is one.
+    wrong = claims({"ruling": {"decision": "counted", "side_at_fault": "attack"}})["mismatches"]
+    assert [m["pointer"] for m in wrong] == ["/claims/ruling/decision", "/claims/ruling/side_at_fault"]
+    assert [m["pointer"] for m in claims({"ruling": None})["mismatches"]] == ["/claims/ruling"]
+
+
+def test_a_valid_deal_has_no_ruling_to_claim(client: FlaskClient) -> None:
+    deal = deal_request(golden("deals.jsonl")[0])
+    answer = client.post(
+        "/v1/deals/evaluate", json={**deal, "claims": {"ruling": {"decision": "void", "side_at_fault": None}}}
+    )
+    [mismatch] = answer.get_json()["claims"]["mismatches"]
+    assert (mismatch["pointer"], mismatch["correct"]) == ("/claims/ruling", None)
+    agreeing = client.post("/v1/deals/evaluate", json={**deal, "claims": {"ruling": None}})
+    assert agreeing.get_json()["claims"]["agree"] is True

@@ -211,8 +211,9 @@ def test_claims_replay_and_agree(tmp_path: Path, capsysbinary: pytest.CaptureFix
                 "partner",
                 "scores",
                 "first_violation",
+                "ruling",
             ]
-            assert claims["valid"] is True and claims["first_violation"] is None
+            assert claims["valid"] is True and claims["first_violation"] is None and claims["ruling"] is None
             assert len(claims["trick_winners"]) == TABLES[players].tricks
             assert (claims["partner"] is None) or players == 5
         path = tmp_path / f"deals_{players}p.ndjson"

@@ -62,7 +62,7 @@ def test_the_page_names_every_faulty_deal_and_says_its_root_faults(
     page = _page(page_path)
     text = _unescaped(page)
     assert f'<html lang="{language}">' in page
-    drawn = re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', page)
+    drawn = re.findall(r'<h2 id="deal-\d+">([^<]*?)(?: <small>|</h2>)', page)
     assert drawn == ["faulty-0", "faulty-1", "false-claim"]
     # The page draws the deals the JUnit report fails, the same ones.
     failed = [case.get("name") for case in ET.parse(junit).iter("testcase") if case.find("failure") is not None]
@@ -95,7 +95,7 @@ def test_a_limit_draws_the_first_failures_and_counts_the_rest(
     log, _ = _log(tmp_path)
     tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html", "--html-limit", "1")
     page = _page(tmp_path / "report.html")
-    assert re.findall(r'<h2 id="deal-\d+">([^<]*)</h2>', page) == ["faulty-0"]
+    assert re.findall(r'<h2 id="deal-\d+">([^<]*?)(?: <small>|</h2>)', page) == ["faulty-0"]
     assert "2 more failing deals, not drawn." in page
 
 
@@ -135,11 +135,101 @@ def test_the_page_s_counts_by_file_add_up_to_the_summary(tmp_path: Path, capsys:
     second.write_text(second.read_text(encoding="utf-8") + '{"players": 9}\n', encoding="utf-8")
     _, out, _ = tarot_rules(capsys, "replay", first, second, "--html", tmp_path / "report.html")
     page = _page(tmp_path / "report.html")
-    table = page[page.index('<table class="summary">') : page.index("</table>")]
+    start = page.index('<table class="summary">')
+    table = page[start : page.index("</table>", start)]
     rows = [[int(n) for n in re.findall(r"<td>(\d+)</td>", row)] for row in table.split("<tr>")[2:]]
-    assert len(rows) == 2
+    assert len(rows) == 2  # both files have failures: both are listed
     totals = [sum(column) for column in zip(*rows, strict=True)]
     said = summary(out)
-    labels = ("records", "valid", "faulty", "malformed", "claims disagreeing")
+    labels = ("records", "valid", "in progress", "faulty", "malformed", "claims disagreeing")
     assert totals == [said[label] for label in labels]
     assert said["malformed"] == 1 and said["claims disagreeing"] == 1
+
+
+def test_the_page_leads_with_the_verdict_and_lists_only_the_files_that_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, _ = _log(tmp_path)
+    clean = write_ndjson(tmp_path / "clean.ndjson", [{**random_deal(seed, 3), "id": f"c-{seed}"} for seed in range(3)])
+    tarot_rules(capsys, "replay", first, clean, "--html", tmp_path / "report.html")
+    page = _page(tmp_path / "report.html")
+    assert '<p class="verdict bad">3 deals of 18 failed.</p>' in page
+    # The failures come before the counts, and the file where nothing failed is not listed.
+    assert page.index('<h2 id="deal-1">') < page.index('<table class="summary">')
+    assert str(first) in page[page.index('<table class="summary">') :] and str(clean) not in page
+
+
+def _probe(page: Path, script: str, tmp_path: Path) -> list[str]:
+    """What a script added to the page finds once Chromium has laid it out (``|``-separated)."""
+    probed = tmp_path / f"probed-{page.stem}.html"
+    body = f"<script>document.body.setAttribute('data-probe', (() => {{ {script} }})());</script></body>"
+    probed.write_text(_page(page).replace("</body>", body), encoding="utf-8")
+    run = dump_dom(probed.as_uri(), tmp_path / f"profile-{page.stem}")
+    found = re.search(r'data-probe="([^"]*)"', run.stdout)
+    assert found is not None, run.stdout[:500]
+    assert [line for line in run.stderr.splitlines() if "Uncaught" in line] == []
+    return _unescaped(found.group(1)).split("|")
+
+
+@needs_browser
+def test_in_a_browser_the_leader_and_the_trumps_are_told_apart_and_words_say_contracts_and_seats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, _ = _log(tmp_path)
+    tarot_rules(capsys, "--lang", "fr", "replay", log, "--html", tmp_path / "report.html")
+    lead_trump, lead_other, trump_colour, contract, heading, score = _probe(
+        tmp_path / "report.html",
+        """const lead = document.querySelector("td.lead");
+        const trump = document.querySelector("span.card.trump");
+        const plain = document.querySelector("td:not(.lead) span.card.black, td:not(.lead) span.card.red");
+        const meta = [...document.querySelectorAll("table.meta tr")].map(r => r.textContent);
+        return [getComputedStyle(lead).boxShadow, getComputedStyle(plain.parentElement).boxShadow,
+                getComputedStyle(trump).color, meta.find(t => t.startsWith("Contrat")),
+                [...document.querySelectorAll("table.tricks th")].map(th => th.textContent).join(","),
+                meta.find(t => t.startsWith("Marque finale")) || ""].join("|");""",
+        tmp_path,
+    )
+    assert lead_trump != lead_other and lead_other == "none"  # the leader's bar
+    assert trump_colour == "rgb(106, 27, 154)"  # purple: no longer the leader's blue
+    assert contract.startswith("Contrat") and "_" not in contract  # « garde contre », not garde_contre
+    assert "(preneur)" in heading
+    assert score == "" or "joueur 0" in score.lower()
+
+
+@needs_browser
+def test_in_a_browser_the_conformance_page_marks_the_expected_first_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from service.cli.faults import faults_of
+    from service.cli.html import CONFORMANCE, Expected, HtmlReport
+    from service.cli.outcome import drawing
+    from service.cli.words import use
+
+    use("en")
+    deal = next(m.deal for m, _ in faulty("swapped_pair", range(40), 4))
+    answer = EVALUATE.respond(deal).answer
+    first = answer["violations"][0]
+    page = tmp_path / "conformance.html"
+    report = HtmlReport(str(page), ["cases/evaluate/x.json"], "en", kind=CONFORMANCE)
+    report.count(0, "cases", "failed")
+    report.add_failure(
+        "evaluate/x/001",
+        "A case.",
+        faults_of({"violations": []}),  # an implementation that found nothing
+        where="cases/evaluate/x.json",
+        drawing=drawing(deal, answer),
+        expected=Expected(first["code"], first["trick"], first["seat"]),
+    )
+    report.write()
+    verdict, outline, said = _probe(
+        page,
+        """const cell = document.querySelector("td.expected");
+        const box = cell.getBoundingClientRect();
+        return [document.querySelector("p.verdict").textContent,
+                box.width > 0 ? getComputedStyle(cell).outlineStyle : "hidden",
+                document.querySelector("p.expected-fault").textContent].join("|");""",
+        tmp_path,
+    )
+    assert verdict == "1 case of 1 failed."
+    assert outline == "dashed"
+    assert said.startswith("Expected first fault: " + first["code"])

@@ -72,6 +72,7 @@ def test_golden_deals_with_true_claims_pass(tmp_path: Path, capsys: pytest.Captu
     assert counts == {
         "records": 42,
         "valid": 42,
+        "in progress": 0,
         "faulty": 0,
         "malformed": 0,
         "claims checked": 42,
@@ -193,8 +194,8 @@ def test_a_file_of_something_else_stops_the_replay(tmp_path: Path, capsys: pytes
     assert status == 2
     assert out == ""
     assert err == (
-        f"tarot-rules: {other}:3: neither NDJSON nor a JSON array: a record should begin with '{{' "
-        "(NDJSON, one per line) or the file with '[' (a JSON array), not with 'players: 3'\n"
+        f"tarot-rules: {other}:3: neither NDJSON nor JSON: a record begins with '{{' (NDJSON, one a line; "
+        "or one JSON record over several lines), a list of records with '[' (a JSON array), not with 'players: 3'\n"
     )
 
 
@@ -216,6 +217,114 @@ def test_a_file_without_records_is_a_warning(tmp_path: Path, capsys: pytest.Capt
     assert err == f"tarot-rules: warning: {empty} holds no records\n"
     suites = ET.parse(report).getroot().findall("testsuite")
     assert [(s.get("name"), s.get("tests"), len(s)) for s in suites] == [(str(empty), "0", 0), (str(games), "2", 2)]
+
+
+def test_a_replay_that_checks_nothing_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An engine that crashed and wrote no log must not pass the build: 1, said, and in JUnit too.
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("")
+    report = tmp_path / "report.xml"
+    for args in ([str(empty)], ["-"]):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+        status, out, err = replay(capsys, *args, "--junit", str(report))
+        assert status == 1
+        assert summary(out)["records"] == 0
+        assert err.endswith("tarot-rules: nothing was checked: the files hold no record\n")
+        root = ET.parse(report).getroot()
+        assert (root.get("tests"), root.get("failures")) == ("1", "1")
+        [case] = root.iter("testcase")
+        failure = case.find("failure")
+        assert failure is not None and failure.get("type") == "nothing-checked"
+
+
+def cut_short(record: dict[str, Any], cards: int) -> dict[str, Any]:
+    return {**record, "plays": record["plays"][:-cards]}
+
+
+def test_a_deal_cut_short_fails_unless_games_in_progress_are_allowed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = golden_records()[:3]
+    whole = {k: v for k, v in records[1].items() if k != "claims"}
+    games = write_ndjson(tmp_path / "games.ndjson", [records[0], cut_short(whole, 5), records[2]])
+    report = tmp_path / "report.xml"
+    status, out, _ = replay(capsys, str(games), "--junit", str(report))
+    assert status == 1  # a recording that stops at trick 17 of 18 is a defect of the recording
+    counts = summary(out)
+    assert (counts["valid"], counts["in progress"]) == (2, 1)
+    trick = (len(whole["plays"]) - 5) // whole["players"] + 1
+    tricks = len(whole["plays"]) // whole["players"]
+    said = f"deal in progress: the record stops at trick {trick} of {tricks}"
+    assert f"{games}:2 ({whole['id']}): {said}" in out
+    failures = [c.find("failure") for c in ET.parse(report).iter("testcase")]
+    assert [(f.get("type"), f.get("message")) for f in failures if f is not None] == [("in-progress", said)]
+    status, out, _ = replay(capsys, str(games), "--allow-in-progress")
+    assert status == 0 and summary(out)["in progress"] == 1
+
+
+@pytest.mark.parametrize("how", ["file", "stdin"])
+def test_one_json_record_over_several_lines_is_one_record(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The README's own example, pretty-printed: one record, not 197 malformed lines.
+    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "evaluate-deal.json"
+    if how == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(example.read_bytes())))
+        status, out, _ = replay(capsys, "-")
+    else:
+        status, out, _ = replay(capsys, str(example))
+    assert status == 0, out
+    assert (summary(out)["records"], summary(out)["valid"]) == (1, 1)
+
+
+def test_ndjson_whose_first_record_is_broken_is_still_ndjson(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = golden_records()[:3]
+    games = tmp_path / "games.ndjson"
+    games.write_text(json.dumps(records[0])[:-1] + "\n" + "".join(json.dumps(r) + "\n" for r in records[1:]))
+    status, out, _ = replay(capsys, str(games))
+    assert status == 1
+    assert (summary(out)["records"], summary(out)["malformed"]) == (3, 1)
+
+
+def test_a_json_document_that_does_not_parse_stops_the_replay_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "deal.json"
+    broken.write_text('{\n  "players": 4,\n  "dealer": oops\n}\n')
+    status, out, err = replay(capsys, str(broken))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(f"tarot-rules: {broken}: neither NDJSON nor JSON: ")
+
+
+def test_a_faulty_deal_is_told_with_its_ruling_and_its_ruled_marks_may_be_claimed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from service.contract.evaluate import EVALUATE
+
+    # A defender renounces and the defence wins as played: the ruling voids the deal (§14.2).
+    deal = EVALUATE.examples["defenderRenounces"].request
+    faulty = {**deal, "id": "ruled"}
+    ruling = EVALUATE.respond(deal).answer["ruling"]
+    assert ruling["scores"] != ruling["as_played_scores"]
+    ruled = {
+        **faulty,
+        "claims": {"scores": ruling["scores"], "ruling": {k: ruling[k] for k in ("decision", "side_at_fault")}},
+    }
+    played = {**faulty, "id": "as-played", "claims": {"scores": ruling["as_played_scores"]}}
+    games = write_ndjson(tmp_path / "games.ndjson", [ruled, played])
+    report = tmp_path / "report.xml"
+    status, out, _ = replay(capsys, str(games), "--junit", str(report))
+    assert status == 1  # faulty either way
+    assert f"    ruling: {ruling['message']}" in out
+    assert summary(out)["claims disagreeing"] == 1  # the marks as played, not the ruled ones
+    assert "/claims/scores: claimed" in out
+    texts = {c.get("name"): c.find("failure").text or "" for c in ET.parse(report).iter("testcase")}  # type: ignore[union-attr]
+    assert f"ruling: {ruling['message']}" in texts[faulty["id"]]
+    assert "claims disagree" not in texts[faulty["id"]].lower() and "/claims/scores" in texts["as-played"]
 
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -265,7 +374,7 @@ def test_quiet_prints_the_summary_only(tmp_path: Path, capsys: pytest.CaptureFix
     games = write_ndjson(tmp_path / "games.ndjson", records)
     status, out, _ = replay(capsys, str(games), "--quiet", "--jobs", "1")
     assert status == 1
-    assert len(out.splitlines()) == 7
+    assert len(out.splitlines()) == 8
     assert summary(out)["claims disagreeing"] == 6
 
 

@@ -241,7 +241,7 @@ def test_the_batch_items_read_through_the_typescript_types_match_evaluate_deal(w
             assert item["single"] == result and item["same_as_single"]
         bad = records.count(NOT_A_DEAL)
         assert answer["summary"] == {
-            "deals": len(records), "valid": len(records) - bad, "faulty": 0, "malformed": bad,
+            "deals": len(records), "valid": len(records) - bad, "in_progress": 0, "faulty": 0, "malformed": bad,
             "claims_checked": 1, "claims_disagree": 0, "complete": True, "unevaluated_from": None,
         }, name  # fmt: skip
 

@@ -144,6 +144,7 @@ def expected_summary(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "deals": len(items),
         "valid": sum(r["valid"] for r in results),
+        "in_progress": sum(r["valid"] and r["status"] == "in_progress" for r in results),
         "faulty": sum(not r["valid"] for r in results),
         "malformed": len(items) - len(results),
         "claims_checked": len(claims),

@@ -126,6 +126,7 @@ def test_the_access_log_has_one_line_per_batch_with_its_counts(server: Gunicorn)
         "operation": "evaluate_batch",
         "deals": 31,
         "valid": 30,
+        "in_progress": 0,
         "faulty": 0,
         "malformed": 1,
         "claims_checked": 0,

@@ -16,7 +16,7 @@ from .conformance_run import Counts, Ran, Summary
 from .errors import CommandError, reason
 from .faults import details
 from .faults import summary as faults_summary
-from .html import CONFORMANCE_COLUMNS, HtmlReport
+from .html import CONFORMANCE, Expected, HtmlReport
 from .implementations import cut, json_text
 from .junit import JUnitReport, TestCase
 from .outcome import MISSING, Difference, Outcome, Status
@@ -230,15 +230,9 @@ def difference_value(value: Any) -> str:
 
 
 def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
-    """The run as a page to look at: counts by case file, each failed case drawn."""
-    report = HtmlReport(
-        path,
-        [f.path for f in files],
-        language(),
-        columns=CONFORMANCE_COLUMNS,
-        title="tarot-rules conformance",
-        values=(say("html.got"), say("html.expected")),
-    )
+    """The run as a page to look at: each failed case drawn (an evaluation trick by trick, the
+    first fault the case expects marked beside those the answer found), the counts by case file."""
+    report = HtmlReport(path, [f.path for f in files], language(), kind=CONFORMANCE)
     for case, o in ran:
         report.count(o.file_no, "cases", o.status, passed=o.passed)
         if o.status != Status.FAILED:
@@ -252,7 +246,16 @@ def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None
             }
             for d in o.differences
         ]
-        report.add_failure(case.id, case.description, o.faults, rows, o.drawing, o.note)
+        expect = case.expect
+        expected = (
+            Expected(expect["/violations/0/code"], expect.get("/violations/0/trick"), expect.get("/violations/0/seat"))
+            if "/violations/0/code" in expect
+            else None
+        )
+        report.add_failure(
+            case.id, case.description, o.faults, where=case.file, rows=rows, drawing=o.drawing, error=o.note,
+            expected=expected,
+        )  # fmt: skip
     report.write()
 
 

@@ -1,11 +1,14 @@
-"""A replay's report to look at: one self-contained HTML page (``tarot-rules replay --html``).
+"""A run's report to look at: one self-contained HTML page (``replay --html``, ``conformance --html``).
 
-The page is for the person reading a failed CI replay: a summary by file, then each faulty or
-disagreeing deal drawn as a table of tricks (seats as columns, tricks as rows, the leader and
-the winner marked), its root faults marked on their cards with the service's words and their
-consequences folded under them, the claims that differ beside the right values, and the
-ruling with its final score. Deals that pass are counted, not drawn, and at most ``limit``
-failing deals are drawn, so a long log gives a small page.
+The page is for the person reading a failed CI run, in a minute: a line that says how the run
+went, then each failure, then the counts by file for the files where something failed. A
+replay's page draws each faulty or disagreeing deal (and says what a line that is no deal
+record is: where, which field, which fault); a conformance run's draws each failed case's answer
+beside what the case expects, the expected first fault marked on the trick table beside the
+faults the implementation found. A deal is drawn as a table of tricks (seats as columns, the
+leader and the winner marked), its root faults marked on their cards with their consequences
+folded under them, contracts, seats, rulings and final scores in words. Passing deals or cases
+are counted, not drawn, and at most ``limit`` failures are drawn, so a long log gives a small page.
 
 Everything is inline (styles, no script, no font or image from elsewhere): the page opens from
 a CI artifact with no network. Jinja2 writes it, escaping every value, since a record's id and
@@ -16,23 +19,38 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment
 
-from .errors import CommandError
-from .faults import Fault, roots
-from .outcome import Outcome, Status, shown
-from .words import say
+from service.messages import Signed
 
-REPLAY_COLUMNS = ("deals", "valid", "faulty", "malformed", "claims_disagree")
-CONFORMANCE_COLUMNS = ("cases", "passed", "failed", "skipped")
-"""The counts of the summary, per file: a replay's deals, or a conformance run's cases."""
+from .errors import CommandError
+from .faults import Fault, head, roots
+from .outcome import FieldProblem, Outcome, Status, shown
+from .words import labelled, number, say, service_term
+
+REPLAY = "replay"
+CONFORMANCE = "conformance"
+COLUMNS = {
+    REPLAY: ("deals", "valid", "in_progress", "faulty", "malformed", "claims_disagree"),
+    CONFORMANCE: ("cases", "passed", "failed", "skipped"),
+}
+"""The counts of each file: a replay's deals, or a conformance run's cases."""
 
 DRAWN_BY_DEFAULT = 50
-"""Failing deals drawn in full; the others are counted."""
+"""Failures drawn in full; the others are counted."""
 
 _SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
+_CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
+
+
+class Expected(NamedTuple):
+    """The first fault a case expects: marked on the table beside those the answer found."""
+
+    code: Any
+    trick: Any
+    seat: Any
 
 
 def card_face(code: str | None) -> dict[str, str]:
@@ -57,33 +75,34 @@ _TEMPLATE = """<!DOCTYPE html>
 <style>
 body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-top: 1px solid #ccc; padding-top: 1rem; }
+h2 small { font-weight: normal; color: #555; }
 table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: center; }
 th { background: #f3f3f3; }
 .card { display: inline-block; min-width: 2.6em; font-weight: 600; }
 .red { color: #c00; } .black { color: #111; }
-.trump { color: #06c; } .excuse { color: #806000; }
-.lead { background: #eef5ff; } .win { outline: 2px solid #2a2; outline-offset: -2px; }
-.fault { background: #ffd9d9; } .fault .mark { color: #c00; font-size: .8em; vertical-align: super; }
+.trump { color: #6a1b9a; } .excuse { color: #806000; }
+.lead { box-shadow: inset 5px 0 0 #777; } .lead .card::before { content: "▸"; color: #777; }
+.win { outline: 2px solid #2a2; outline-offset: -2px; }
+.fault { background: #ffd9d9; } .mark { color: #c00; font-size: .8em; vertical-align: super; }
 .consequence { background: #fff2cc; }
+.expected { outline: 3px dashed #1565c0; outline-offset: -4px; } .expected .hint { color: #1565c0; font-size: .8em; }
 .meta td, .meta th { text-align: left; }
-.ok { color: #2a2; } .bad { color: #c00; }
+.ok { color: #2a2; } .bad { color: #c00; } .verdict { font-size: 1.1rem; }
 details { margin: .25rem 0 .5rem 1rem; }
 </style>
 </head>
 <body>
 <h1>{{ t.title }}</h1>
-<table class="summary">
-<tr><th>{{ t.file }}</th>{% for key in columns %}<th>{{ t[key] }}</th>
-{% endfor %}</tr>
-{% for f in files %}<tr><td>{{ f.name }}</td>{% for key in columns %}
-<td>{{ f[key] }}</td>{% endfor %}</tr>
-{% endfor %}</table>
-<p>{{ t.agreeing }}</p>
+<p class="verdict {{ 'bad' if failed else 'ok' }}">{{ verdict }}</p>
 {% for d in drawn %}
-<h2 id="deal-{{ loop.index }}">{{ d.name }}</h2>
+<h2 id="deal-{{ loop.index }}">{{ d.name }}{% if d.where %} <small>{{ d.where }}</small>{% endif %}</h2>
 <p>{{ d.line }}</p>
 {% if d.error %}<p class="bad">{{ d.error }}</p>{% endif %}
+{% if d.errors %}<table class="fields">
+<tr><th>{{ t.field }}</th><th>{{ t.code }}</th><th></th></tr>
+{% for e in d.errors %}<tr><td>{{ e.pointer }}</td><td>{{ e.code }}</td><td>{{ e.message }}</td></tr>
+{% endfor %}</table>{% endif %}
 {% if d.meta %}<table class="meta">
 {% for label, value in d.meta %}<tr><th>{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>{% endif %}
@@ -93,20 +112,30 @@ details { margin: .25rem 0 .5rem 1rem; }
 <td class="{{ cell.classes }}" title="{{ cell.title }}">
 {%- if cell.face.code %}<span class="card {{ cell.face.kind }}">{{ cell.face.rank }}{{ cell.face.symbol }}</span>
 {%- endif %}
-{%- if cell.mark %}<span class="mark">{{ cell.mark }}</span>{% endif %}</td>{% endfor %}</tr>
+{%- if cell.mark %}<span class="mark">{{ cell.mark }}</span>{% endif %}
+{%- if cell.hint %}<span class="hint">{{ cell.hint }}</span>{% endif %}</td>{% endfor %}</tr>
 {% endfor %}</table>
 <p>{{ t.legend }}</p>{% endif %}
+{% if d.expected %}<p class="expected-fault">{{ d.expected }}</p>{% endif %}
 {% if d.roots %}<h3>{{ t.root_faults }}</h3><ol>
 {% for r in d.roots %}<li class="bad">{{ r.text }}{% if r.consequences %}<details><summary>{{ r.counted }}</summary><ul>
 {% for c in r.consequences %}<li>{{ c }}</li>{% endfor %}</ul></details>{% endif %}</li>
 {% endfor %}</ol>{% endif %}
-{% if d.mismatches %}<h3>{{ t.claims_disagree }}</h3><table>
+{% if d.mismatches %}<h3>{{ t.differences }}</h3><table>
 <tr><th>{{ t.pointer }}</th><th>{{ t.claimed }}</th><th>{{ t.correct }}</th><th></th></tr>
 {% for m in d.mismatches %}<tr><td>{{ m.pointer }}</td><td class="bad">{{ m.claimed }}</td>
 <td class="ok">{{ m.correct }}</td><td>{{ m.message }}</td></tr>
 {% endfor %}</table>{% endif %}
 {% endfor %}
 {% if more %}<p>{{ more }}</p>{% endif %}
+{% if failing_files %}<h2>{{ t.by_file }}</h2>
+<table class="summary">
+<tr><th>{{ t.file }}</th>{% for key in columns %}<th>{{ t[key] }}</th>
+{% endfor %}</tr>
+{% for f in failing_files %}<tr><td>{{ f.name }}</td>{% for key in columns %}
+<td>{{ f[key] }}</td>{% endfor %}</tr>
+{% endfor %}</table>{% endif %}
+<p>{{ passing }}</p>
 </body>
 </html>
 """
@@ -116,14 +145,7 @@ class HtmlReport:
     """The page, filled as the outcomes come, written at the end."""
 
     def __init__(
-        self,
-        path: str,
-        files: Sequence[str],
-        language: str,
-        limit: int = DRAWN_BY_DEFAULT,
-        columns: Sequence[str] = REPLAY_COLUMNS,
-        title: str = "tarot-rules replay",
-        values: tuple[str, str] | None = None,
+        self, path: str, files: Sequence[str], language: str, limit: int = DRAWN_BY_DEFAULT, kind: str = REPLAY
     ) -> None:
         directory = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path) or not os.path.isdir(directory) or not os.access(directory, os.W_OK):
@@ -131,42 +153,48 @@ class HtmlReport:
         self.path = path
         self.language = language
         self.limit = limit
-        self.title = title
-        self.values = values
-        """The headings of a failure's two values: claimed and correct, or found and expected."""
-        self.columns = list(columns)
-        self.files: list[dict[str, Any]] = [{"name": name, **dict.fromkeys(self.columns, 0)} for name in files]
+        self.kind = kind
+        self.columns = list(COLUMNS[kind])
+        self.files: list[dict[str, Any]] = [
+            {"name": name, "failing": 0, **dict.fromkeys(self.columns, 0)} for name in files
+        ]
         self.drawn: list[dict[str, Any]] = []
         self.not_drawn = 0
         self.passing = 0
+        self.failing = 0
 
     def count(self, file_no: int, *columns: str, passed: bool = False) -> None:
         """Count one deal or case of file ``file_no`` in ``columns``; one that ``passed`` is not drawn."""
         for column in columns:
             self.files[file_no][column] += 1
         self.passing += passed
+        self.failing += not passed
+        self.files[file_no]["failing"] += not passed
 
-    def add_failure(
-        self,
-        name: str,
-        line: str,
-        faults: Sequence[Fault],
-        rows: Sequence[dict[str, str]],
-        drawing: dict[str, Any] | None,
-        error: str = "",
-    ) -> None:
-        """Draw one failure (within the limit): ``rows`` are the values that differ, each with
-        its ``pointer``, ``claimed`` (or expected) and ``correct`` (or found) value."""
+    def add_failure(self, name: str, line: str, faults: Sequence[Fault], **details: Any) -> None:
+        """Draw one failure (within the limit). ``details``: ``where`` (its file and line), ``rows``
+        (the values that differ, each a ``pointer``, a ``claimed`` or found value, a ``correct``
+        or expected one and a ``message``), ``drawing``, ``error``, ``errors`` (the located
+        faults of a record that is no deal record), ``expected`` (:class:`Expected`), ``ruling``
+        and ``unfinished`` lines."""
         if len(self.drawn) >= self.limit:
             self.not_drawn += 1
             return
-        self.drawn.append(_drawn(name, line, faults, rows, drawing, error))
+        self.drawn.append(_drawn(name, line, faults, **details))
 
-    def add(self, outcome: Outcome, name: str, line: str) -> None:
+    def add(self, outcome: Outcome, name: str, where: str, line: str) -> None:
         """Count a replay's ``outcome``; draw it when it fails and the limit allows. ``name`` names
         the deal (its id, or its file and line), ``line`` says why it failed in one line."""
         malformed = outcome.status == Status.ERROR
-        verdict = "malformed" if malformed else "faulty" if outcome.faults else "valid"
+        verdict = (
+            "malformed"
+            if malformed
+            else "faulty"
+            if outcome.faults
+            else "in_progress"
+            if outcome.unfinished
+            else "valid"
+        )
         disagree = ["claims_disagree"] if outcome.differences else []
         self.count(outcome.file_no, "deals", verdict, *disagree, passed=outcome.passed)
         if outcome.passed:
@@ -175,21 +203,50 @@ class HtmlReport:
             {"pointer": d.pointer, "claimed": shown(d.got), "correct": shown(d.expected), "message": d.why}
             for d in outcome.differences
         ]
-        self.add_failure(name, line, outcome.faults, rows, outcome.drawing, outcome.note if malformed else "")
+        self.add_failure(
+            name,
+            line,
+            outcome.faults,
+            where=where,
+            rows=rows,
+            drawing=outcome.drawing,
+            error=outcome.note if malformed else "",
+            errors=outcome.errors,
+        )
+
+    def _verdict(self) -> str:
+        """How the run went, in one line."""
+        total = self.passing + self.failing
+        conformance = self.kind == CONFORMANCE
+        if not total:
+            return say("html.conformance.nothing") if conformance else say("html.replay.nothing")
+        if not self.failing:
+            return say("html.conformance.all_passed", total) if conformance else say("html.replay.all_passed", total)
+        if conformance:
+            return say("html.conformance.failed", self.failing, total=number(total))
+        return say("html.replay.failed", self.failing, total=number(total))
+
+    def _passing(self) -> str:
+        if not self.passing:
+            return ""
+        return (
+            say("html.conformance.passing", self.passing)
+            if self.kind == CONFORMANCE
+            else say("html.agreeing", self.passing)
+        )
 
     def write(self) -> None:
-        texts = _texts()
-        texts["title"] = self.title
-        if self.values is not None:
-            texts["claimed"], texts["correct"] = self.values
-        texts["agreeing"] = say("html.agreeing", self.passing)
+        texts = _texts(self.kind)
         page = _ENVIRONMENT.from_string(_TEMPLATE).render(
             lang=self.language,
             columns=self.columns,
             t=texts,
-            files=self.files,
+            verdict=self._verdict(),
+            failed=self.failing > 0 or self.passing == 0,
+            failing_files=[f for f in self.files if f["failing"]],
             drawn=self.drawn,
             more=say("html.more", self.not_drawn) if self.not_drawn else "",
+            passing=self._passing(),
         )
         with open(self.path, "w", encoding="utf-8") as f:
             f.write(page)
@@ -198,25 +255,43 @@ class HtmlReport:
 _ENVIRONMENT = Environment(autoescape=True)
 
 
-def _texts() -> dict[str, str]:
+def _texts(kind: str) -> dict[str, str]:
     """The page's words, in the command's language (each key said as it is, for the catalog test)."""
-    return {
+    texts = {
         "file": say("html.file"),
-        "claims_disagree": say("html.claims_disagree"),
+        "by_file": say("html.by_file"),
         "trick": say("html.trick"),
-        "legend": say("html.legend"),
-        "root_faults": say("html.root_faults"),
-        "pointer": say("html.pointer"),
-        "claimed": say("html.claimed"),
-        "correct": say("html.correct"),
+        "field": say("html.field"),
+        "code": say("html.code"),
         "deals": say("html.deals"),
         "valid": say("html.valid"),
+        "in_progress": say("html.in_progress"),
         "faulty": say("html.faulty"),
         "malformed": say("html.malformed"),
+        "claims_disagree": say("html.claims_disagree"),
         "cases": say("html.cases"),
         "passed": say("html.passed"),
         "failed": say("html.failed"),
         "skipped": say("html.skipped"),
+    }
+    if kind == CONFORMANCE:
+        return texts | {
+            "title": "tarot-rules conformance",
+            "legend": say("html.conformance.legend"),
+            "root_faults": say("html.conformance.root_faults"),
+            "differences": say("html.conformance.differences"),
+            "pointer": say("html.conformance.pointer"),
+            "claimed": say("html.got"),
+            "correct": say("html.expected"),
+        }
+    return texts | {
+        "title": "tarot-rules replay",
+        "legend": say("html.legend"),
+        "root_faults": say("html.root_faults"),
+        "differences": say("html.claims_disagree"),
+        "pointer": say("html.pointer"),
+        "claimed": say("html.claimed"),
+        "correct": say("html.correct"),
     }
 
 
@@ -224,27 +299,34 @@ def _drawn(
     name: str,
     line: str,
     faults: Sequence[Fault],
-    rows: Sequence[dict[str, str]],
-    drawing: dict[str, Any] | None,
-    error: str,
+    *,
+    where: str = "",
+    rows: Sequence[dict[str, str]] = (),
+    drawing: dict[str, Any] | None = None,
+    error: str = "",
+    errors: Sequence[FieldProblem] = (),
+    expected: Expected | None = None,
 ) -> dict[str, Any]:
     """What the page shows of one failure."""
     d: dict[str, Any] = {
         "name": name,
+        "where": where,
         "line": line,
         "error": error,
+        "errors": list(errors),
         "meta": [],
         "tricks": [],
         "seats": [],
         "roots": [],
         "mismatches": list(rows),
+        "expected": "",
     }
     found = roots(faults)
     marks: dict[tuple[int, int], tuple[str, str, str, str | None]] = {}
-    for number, root in enumerate(found, 1):
+    for n, root in enumerate(found, 1):
         fault = root.fault
         if fault.trick is not None and fault.seat is not None:
-            marks[(fault.trick, fault.seat)] = ("fault", str(number), fault.message, fault.card)
+            marks[(fault.trick, fault.seat)] = ("fault", str(n), fault.message, fault.card)
         for c in root.consequences:
             if c.trick is not None and c.seat is not None:
                 marks.setdefault((c.trick, c.seat), ("consequence", "", c.message, c.card))
@@ -255,10 +337,18 @@ def _drawn(
                 "consequences": [c.message or c.code for c in root.consequences],
             }
         )
+    where_expected = None
+    if expected is not None and isinstance(expected.code, str):
+        trick = expected.trick if _seat(expected.trick) else None
+        seat = expected.seat if _seat(expected.seat) else None
+        d["expected"] = labelled(say("html.expected_fault"), head(Fault(expected.code, trick, seat, None, "")))
+        if trick is not None and seat is not None:
+            where_expected = (trick, seat)
     if drawing is None:
         return d
     players = drawing["players"]
-    d["seats"] = [say("html.seat", seat=s) for s in range(players)]
+    taker, partner = drawing["taker"], drawing["partner"]
+    d["seats"] = [_seat_heading(s, taker, partner) for s in range(players)]
     d["meta"] = _meta(drawing)
     for t, trick in enumerate(drawing["tricks"]):
         leader, cards, winner = trick["leader"], trick["cards"], trick.get("winner")
@@ -276,14 +366,33 @@ def _drawn(
                 kind, mark, title = "", "", ""
             if kind:
                 classes.append(kind)
-            cells.append({"face": card_face(code), "classes": " ".join(classes), "mark": mark, "title": title})
+            hint = ""
+            if (t, seat) == where_expected:
+                classes.append("expected")
+                hint = say("html.expected_mark")
+            cell = {"face": card_face(code), "classes": " ".join(classes), "mark": mark, "title": title}
+            cells.append({**cell, "hint": hint})
         d["tricks"].append({"number": t + 1, "cells": cells})
     return d
 
 
+def _seat_heading(seat: int, taker: Any, partner: Any) -> str:
+    said = say("html.seat", seat=seat)
+    if seat == taker:
+        return say("html.seat_role", seat=said, role=say("html.taker_role"))
+    if seat == partner and _seat(partner):
+        return say("html.seat_role", seat=said, role=say("html.partner_role"))
+    return said
+
+
+def _contract(value: Any) -> str:
+    # The drawing may come from an answer under test: a value that is no contract is shown as it is.
+    return service_term("contract", value) if value in _CONTRACTS else str(value or "—")
+
+
 def _meta(drawing: dict[str, Any]) -> list[tuple[str, str]]:
     # The drawing may come from an answer under test: only what has the expected type is shown.
-    meta = [(say("html.contract"), str(drawing["contract"] or "—"))]
+    meta = [(say("html.contract"), _contract(drawing["contract"]))]
     taker, partner = drawing["taker"], drawing["partner"]
     meta.append((say("html.taker"), say("html.seat", seat=taker) if _seat(taker) else "—"))
     if _seat(partner):
@@ -305,7 +414,13 @@ def _seat(value: Any) -> bool:
 
 
 def _marks(scores: Any) -> str:
-    return " ".join(str(s) for s in scores) if isinstance(scores, list) else "—"
+    """Every seat's mark with its seat: ``seat 0: +318 · seat 1: −106…``."""
+    if not isinstance(scores, list):
+        return "—"
+    return " · ".join(
+        say("html.seat_mark", seat=say("html.seat", seat=seat), mark=Signed(mark) if _seat(mark) else str(mark))
+        for seat, mark in enumerate(scores)
+    )
 
 
 def _plain_face(code: str) -> str:

@@ -1,8 +1,11 @@
-"""The records of a replay, read from its files: NDJSON, or a JSON array of records.
+"""The records of a replay, read from its files: NDJSON, or JSON (one record, or an array of them).
 
-A file is NDJSON (one record per line) unless its first non-whitespace byte is ``[``: then it
-is one JSON array. ``-`` is standard input. Every record keeps where it came from, for the
-messages and the report: its line (from 1) in NDJSON, its index (from 0) in an array.
+A file is NDJSON (one record per line) when its first line is a whole JSON object; one JSON
+document when it begins with ``[`` (an array of records) or with a ``{`` its first line does not
+close (one record written over several lines, as an editor or ``json.dump(indent=…)`` writes
+it). Anything else is no file of records: the replay stops and says what it found. ``-`` is
+standard input. Every record keeps where it came from, for the messages and the report: its
+line (from 1) in NDJSON or a document of one record, its index (from 0) in an array.
 
 NDJSON streams: one line is held at a time, and a line over the service's limit is read and
 dropped, never held, so memory stays flat whatever the size of the file. Blank lines are not
@@ -49,6 +52,12 @@ class Record(NamedTuple):
     """NDJSON: the line's bytes (without its end of line), or a :class:`LineTooLong`. An array: the element."""
 
 
+NDJSON = "ndjson"
+ARRAY = "array"
+OBJECT = "object"
+"""A file's formats: a record a line; a JSON array of records; one JSON record over several lines."""
+
+
 @dataclass
 class Source:
     """One input file, its format already known."""
@@ -57,15 +66,21 @@ class Source:
     """As messages show it: the path as given, or ``stdin``."""
     path: str | None
     """None: standard input."""
-    array: bool
+    format: str
+    """:data:`NDJSON`, :data:`ARRAY` or :data:`OBJECT`."""
     skipped: int
     """Blank lines before the first record."""
     stdin: io.BufferedReader | None = None
     """Standard input, kept open: it can be read only once."""
 
+    @property
+    def document(self) -> bool:
+        """Read as one JSON document (an array, or one record), not line by line."""
+        return self.format != NDJSON
+
     def where(self, pos: int) -> str:
         """A record's location: ``games.ndjson:12`` (line), ``games.json[3]`` (index)."""
-        return f"{self.name}[{pos}]" if self.array else f"{self.name}:{pos}"
+        return f"{self.name}[{pos}]" if self.format == ARRAY else f"{self.name}:{pos}"
 
 
 def _buffered(stream: IO[bytes]) -> io.BufferedReader:
@@ -96,14 +111,64 @@ def _start_of(rest: bytes) -> str:
     return repr(line.decode("utf-8", errors="replace"))
 
 
-def _detect(name: str, stream: io.BufferedReader) -> tuple[bool, int]:
-    """Whether the file is a JSON array, and how many blank lines came before its content."""
+class _Pushback(io.RawIOBase):
+    """A stream whose first bytes were read already (standard input's first line): given back first."""
+
+    def __init__(self, first: bytes, rest: io.BufferedReader) -> None:
+        self._first, self._rest = first, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._first:
+            n = min(len(buffer), len(self._first))
+            buffer[:n], self._first = self._first[:n], self._first[n:]
+            return n
+        data = self._rest.read1(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _whole_object(line: bytes) -> bool:
+    """Whether ``line`` is one whole JSON text (NDJSON's first record), whatever it holds."""
+    try:
+        parse_body(line)
+    except BodyError:
+        return False
+    return True
+
+
+def _detect(name: str, stream: io.BufferedReader) -> tuple[str, int, io.BufferedReader]:
+    """The file's format, how many blank lines came before its content, and the stream to read
+    it from (standard input's, its first line given back)."""
     skipped, rest = _skip_blank_lines(stream)
     if rest.startswith(_BOM):
         raise CommandError(say("inputs.byte_order_mark", name=name, line=str(skipped + 1)))
     if rest[:1] not in (b"", b"{", b"["):
         raise CommandError(say("inputs.not_records", name=name, line=str(skipped + 1), start=_start_of(rest)))
-    return rest[:1] == b"[", skipped
+    if rest[:1] != b"{":
+        return (ARRAY if rest[:1] == b"[" else NDJSON), skipped, stream
+    # The first line decides, whole (it may be longer than what can be peeked); when it is no
+    # whole JSON text, the next line does: NDJSON's next record begins with "{", a document's
+    # next line with a member. The lines read are put back.
+    at = stream.tell() if stream.seekable() else None
+    first = stream.readline(LINE_READ_BYTES)
+    head = [first]
+    kind = NDJSON
+    # A line over the service's limit is an NDJSON record too long, not a document begun.
+    too_long = len(first) >= LINE_READ_BYTES and not first.endswith(b"\n")
+    if not too_long and not _whole_object(first):
+        line = b"\n"
+        while line and not line.strip(_BLANK):
+            line = stream.readline(LINE_READ_BYTES)
+            head.append(line)
+        kind = NDJSON if line.lstrip(_BLANK).startswith(b"{") else OBJECT
+    if at is not None:
+        stream.seek(at)
+    else:
+        stream = io.BufferedReader(_Pushback(b"".join(head), stream))
+    return kind, skipped, stream
 
 
 def _open_file(name: str) -> io.BufferedReader:
@@ -129,15 +194,15 @@ def open_sources(names: Sequence[str], stdin: IO[bytes] | None = None) -> list[S
             if any(s.path is None for s in sources):
                 raise CommandError(say("inputs.stdin_twice"))
             stream = _buffered(stdin if stdin is not None else sys.stdin.buffer)
-            array, skipped = _detect(STDIN_NAME, stream)
-            sources.append(Source(STDIN_NAME, None, array, skipped, stream))
+            kind, skipped, stream = _detect(STDIN_NAME, stream)
+            sources.append(Source(STDIN_NAME, None, kind, skipped, stream))
             continue
         try:
             with _open_file(name) as f:
-                array, skipped = _detect(name, f)
+                kind, skipped, _ = _detect(name, f)
         except OSError as exc:
             raise CommandError(say("inputs.unreadable", name=name, reason=reason(exc))) from None
-        sources.append(Source(name, name, array, skipped))
+        sources.append(Source(name, name, kind, skipped))
     return sources
 
 
@@ -163,7 +228,14 @@ def _elements(file_no: int, source: Source, stream: io.BufferedReader, skipped: 
     try:
         value = parse_body(data)
     except BodyError as exc:
-        raise CommandError(say("inputs.bad_array", name=source.name, reason=service_text(exc.message))) from None
+        why = service_text(exc.message)
+        if source.format == ARRAY:
+            raise CommandError(say("inputs.bad_array", name=source.name, reason=why)) from None
+        raise CommandError(say("inputs.bad_object", name=source.name, reason=why)) from None
+    if source.format == OBJECT:
+        # Begins with "{" and parsed: one record, where its first line is.
+        yield Record(file_no, skipped + 1, value)
+        return
     assert isinstance(value, list)  # it begins with "[" and parsed
     for index, element in enumerate(value):
         yield Record(file_no, index, element)
@@ -187,7 +259,7 @@ def records_of(file_no: int, source: Source) -> Iterator[Record]:
         with opened as stream:
             if source.stdin is None:
                 _skip_blank_lines(stream)  # as when detected (standard input's are consumed already)
-            if source.array:
+            if source.document:
                 yield from _elements(file_no, source, stream, source.skipped)
             else:
                 yield from _lines(file_no, stream, source.skipped)
@@ -250,7 +322,7 @@ def count_lines(sources: Sequence[Source]) -> int | None:
     without reading them (standard input, a JSON array)."""
     total = 0
     for source in sources:
-        if source.path is None or source.array:
+        if source.path is None or source.document:
             return None
         try:
             with open(source.path, "rb") as f:

@@ -51,13 +51,15 @@ def item_of(record: Record) -> dict[str, Any]:
     return record_item(0, payload, language=language())
 
 
-def evaluate_chunk(chunk: list[Record], draw: bool = False) -> tuple[Tally, list[Outcome]]:
+def evaluate_chunk(
+    chunk: list[Record], draw: bool = False, allow_in_progress: bool = False
+) -> tuple[Tally, list[Outcome]]:
     tally = Tally()
     outcomes = []
     for record in chunk:
         started = perf_counter()
         item = item_of(record)
-        outcomes.append(settle(record, item, tally, draw, perf_counter() - started))
+        outcomes.append(settle(record, item, tally, draw, perf_counter() - started, allow_in_progress))
     return tally, outcomes
 
 
@@ -68,9 +70,11 @@ def _worker_start(lang: str) -> None:
     use(lang)
 
 
-def evaluate_task(task: list[Record] | Span, draw: bool = False) -> tuple[Tally, list[Outcome]]:
+def evaluate_task(
+    task: list[Record] | Span, draw: bool = False, allow_in_progress: bool = False
+) -> tuple[Tally, list[Outcome]]:
     """A task of a worker process: records, or a span of a file that it reads itself."""
-    return evaluate_chunk(list(span_records(task)) if isinstance(task, Span) else task, draw)
+    return evaluate_chunk(list(span_records(task)) if isinstance(task, Span) else task, draw, allow_in_progress)
 
 
 def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
@@ -78,19 +82,20 @@ def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
     # neither reads nor ships the records, and its share of the CPU stays out of the workers'
     # way. Standard input and arrays go as records.
     for file_no, source in enumerate(sources):
-        if source.path is not None and not source.array:
+        if source.path is not None and not source.document:
             yield from spans(file_no, source.path, SPAN_BYTES)
         else:
             yield from batched(records_of(file_no, source), CHUNK)
 
 
 def evaluate_locally(
-    sources: Sequence[Source], jobs: int, draw: bool = False
+    sources: Sequence[Source], jobs: int, draw: bool = False, allow_in_progress: bool = False
 ) -> Generator[tuple[Tally, list[Outcome]], None, None]:
     """Each chunk's counts and outcomes, in input order; with ``draw``, what an HTML report
-    draws of each failing deal."""
+    draws of each failing deal; with ``allow_in_progress``, deals in progress pass."""
     if jobs == 1:
-        yield from map(partial(evaluate_chunk, draw=draw), batched(read_records(sources), CHUNK))
+        chunk = partial(evaluate_chunk, draw=draw, allow_in_progress=allow_in_progress)
+        yield from map(chunk, batched(read_records(sources), CHUNK))
         return
     with multiprocessing.get_context().Pool(jobs, initializer=_worker_start, initargs=(language(),)) as pool:
-        yield from pool.imap(partial(evaluate_task, draw=draw), _tasks(sources))
+        yield from pool.imap(partial(evaluate_task, draw=draw, allow_in_progress=allow_in_progress), _tasks(sources))

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from service.contract.jsonio import BodyError, parse_body
 from service.contract.records import Tally
+from service.rules.table import TABLES
 
 from .faults import Fault, details, faults_of, summary
 from .inputs import Record
@@ -98,6 +99,10 @@ class Outcome(NamedTuple):
     """A case failed without being posed: the implementation had stopped answering (``note`` says why)."""
     seconds: float = 0.0
     """How long its evaluation, or the implementation's answer, took."""
+    unfinished: tuple[int, int] | None = None
+    """A replayed deal whose record stops before its end: the trick it stops at (from 0), of how many."""
+    ruling: str = ""
+    """A complete faulty deal: its ruling, in the service's words."""
 
     @property
     def passed(self) -> bool:
@@ -109,10 +114,18 @@ class Outcome(NamedTuple):
         return (not self.differences) if self.claimed else None
 
 
-def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = False, seconds: float = 0.0) -> Outcome:
+def settle(
+    record: Record,
+    item: dict[str, Any],
+    tally: Tally,
+    draw: bool = False,
+    seconds: float = 0.0,
+    allow_in_progress: bool = False,
+) -> Outcome:
     """Count ``item`` (the evaluation of ``record``, which took ``seconds``) in ``tally``, and
     keep what is reported of it: with ``draw`` (an HTML report asked for), what the page draws
-    of a failing deal."""
+    of a failing deal. A valid deal whose record stops before its end fails, unless
+    ``allow_in_progress`` (logs of games in progress): a recording cut short is a defect."""
     tally.count(item)
     result = item.get("result")
     if result is None:
@@ -128,10 +141,18 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
         )
     claims = result["claims"]
     mismatches = () if claims is None else tuple(_difference(m) for m in claims["mismatches"])
-    if result["valid"] and not mismatches:
+    unfinished = _unfinished(record, result) if result["status"] == "in_progress" and result["valid"] else None
+    if result["valid"] and not mismatches and (unfinished is None or allow_in_progress):
         return Outcome(
-            record.file_no, record.pos, item["id"], Status.PASSED, claimed=claims is not None, seconds=seconds
+            record.file_no,
+            record.pos,
+            item["id"],
+            Status.PASSED,
+            claimed=claims is not None,
+            seconds=seconds,
+            unfinished=unfinished,
         )
+    ruling = result.get("ruling")
     return Outcome(
         record.file_no,
         record.pos,
@@ -142,7 +163,24 @@ def settle(record: Record, item: dict[str, Any], tally: Tally, draw: bool = Fals
         claimed=claims is not None,
         drawing=drawing_of(record, result) if draw else None,
         seconds=seconds,
+        unfinished=unfinished,
+        ruling=ruling["message"] if ruling else "",
     )
+
+
+def _unfinished(record: Record, result: dict[str, Any]) -> tuple[int, int]:
+    """The trick a deal in progress stops at (its index, from 0: texts say it from 1), and how many
+    tricks the deal has."""
+    players = _players(result)
+    sent = record.payload
+    if isinstance(sent, bytes):
+        try:
+            sent = parse_body(sent)
+        except BodyError:
+            sent = {}
+    if isinstance(sent, dict) and sent.get("players") in TABLES:
+        players = sent["players"]
+    return max(0, len(result.get("tricks") or []) - 1), TABLES[players].tricks if players in TABLES else 0
 
 
 def _difference(mismatch: dict[str, Any]) -> Difference:
@@ -227,6 +265,17 @@ def shown(value: Any) -> str:
     return json.dumps(_plain(value))
 
 
+def unfinished_line(o: Outcome) -> str:
+    """``deal in progress: the record stops at trick 17 of 18``."""
+    trick, tricks = o.unfinished or (0, 0)
+    return labelled(say("outcome.in_progress"), say("outcome.stops_at", trick=trick, tricks=tricks))
+
+
+def ruling_line(o: Outcome) -> str:
+    """``ruling: <the service's words>``."""
+    return labelled(say("outcome.ruling"), o.ruling)
+
+
 def faulty_line(o: Outcome) -> str:
     """``faulty deal: renounce at trick 4 by seat 2 — and 6 consequences``: the root faults, each
     with its count of consequences."""
@@ -257,6 +306,8 @@ def failure_message(o: Outcome) -> str:
     parts = []
     if o.faults:
         parts.append(faulty_line(o))
+    elif o.unfinished is not None:
+        parts.append(unfinished_line(o))
     if o.differences:
         pointers = [d.pointer for d in o.differences[:POINTERS_NAMED]]
         if len(o.differences) > POINTERS_NAMED:
@@ -271,6 +322,10 @@ def failure_details(o: Outcome) -> str:
     if o.faults:
         lines += [say("text.heading", label=say("outcome.faulty_deal"))]
         lines += faulty_details(o, "  ")
+        if o.ruling:
+            lines.append(ruling_line(o))
+    elif o.unfinished is not None:
+        lines.append(unfinished_line(o))
     if o.differences:
         lines += [say("text.heading", label=say("outcome.claims_disagree"))]
         lines += [f"  {mismatch_line(d)} — {d.why}" for d in o.differences]

@@ -75,11 +75,14 @@ def _stop_code(item: dict[str, Any]) -> Any:
 
 
 class Remote:
-    def __init__(self, target: ServiceUrl, jobs: int, batch_size: int, draw: bool = False) -> None:
+    def __init__(
+        self, target: ServiceUrl, jobs: int, batch_size: int, draw: bool = False, allow_in_progress: bool = False
+    ) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
         self.draw = draw  # what an HTML report draws of each failing deal
+        self.allow_in_progress = allow_in_progress
         self.client = Client(target, USER_AGENT, TIMEOUT)
         self.language = self.client.language
         self._abort = threading.Event()
@@ -110,7 +113,7 @@ class Remote:
         for i, record in enumerate(batch):
             payload = record.payload
             if isinstance(payload, LineTooLong):
-                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally, self.draw)
+                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally)
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
@@ -130,7 +133,7 @@ class Remote:
                             raise CommandError(self._not_a_batch(reason))
                         i = sent[done + got]
                         now = perf_counter()
-                        outcomes[i] = settle(batch[i], item, tally, self.draw, now - since)
+                        outcomes[i] = settle(batch[i], item, tally, self.draw, now - since, self.allow_in_progress)
                         since = now
                         got += 1
                 if done + got != len(sent):

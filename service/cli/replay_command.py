@@ -22,7 +22,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from service.contract.records import BATCH_MAX_LINES, Tally
 
 from .client import url_argument
-from .errors import warn
+from .errors import PROG, warn
 from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
 from .junit import JUnitReport, TestCase
@@ -39,6 +39,8 @@ from .outcome import (
     faulty_line,
     mismatch_line,
     printable,
+    ruling_line,
+    unfinished_line,
 )
 from .remote import Remote
 from .words import labelled, language, number, say
@@ -62,6 +64,7 @@ def _labels() -> dict[str, str]:
     return {
         "deals": say("replay.summary.records"),
         "valid": say("replay.summary.valid"),
+        "in_progress": say("replay.summary.in_progress"),
         "faulty": say("replay.summary.faulty"),
         "malformed": say("replay.summary.malformed"),
         "claims_checked": say("replay.summary.claims_checked"),
@@ -106,6 +109,7 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help=say("replay.help.batch_size", default=BATCH_SIZE),
     )
+    parser.add_argument("--allow-in-progress", action="store_true", help=say("replay.help.allow_in_progress"))
     parser.add_argument("--quiet", action="store_true", help=say("replay.help.quiet"))
     parser.set_defaults(run=run)
 
@@ -113,8 +117,15 @@ def add_parser(commands: Any) -> None:
 class Report:
     """The replay's outcomes as they come, in input order: counts, the first failures, the JUnit report."""
 
-    def __init__(self, sources: list[Source], junit: JUnitReport | None, html: HtmlReport | None = None) -> None:
+    def __init__(
+        self,
+        sources: list[Source],
+        junit: JUnitReport | None,
+        html: HtmlReport | None = None,
+        allow_in_progress: bool = False,
+    ) -> None:
         self.sources = sources
+        self.allow_in_progress = allow_in_progress
         self.junit = junit
         self.html = html
         self.tally = Tally()
@@ -136,18 +147,27 @@ class Report:
                 self.junit.add(junit_case(outcome, name, self.where(outcome)))
             if self.html is not None:
                 line = "" if outcome.passed else _one_line(outcome)
-                self.html.add(outcome, printable(name), line)
+                self.html.add(outcome, printable(name), printable(self.where(outcome)), line)
 
     def where(self, outcome: Outcome) -> str:
         return self.sources[outcome.file_no].where(outcome.pos)
 
     @property
+    def checked(self) -> bool:
+        """Whether the replay evaluated anything: a log without records checks nothing."""
+        return self.tally.deals > 0
+
+    @property
     def passed(self) -> bool:
-        return self.tally.valid == self.tally.deals and self.tally.claims_disagree == 0
+        tally = self.tally
+        finished = self.allow_in_progress or tally.in_progress == 0
+        return self.checked and tally.valid == tally.deals and tally.claims_disagree == 0 and finished
 
     def print_summary(self, seconds: float, out: IO[str]) -> None:
         rate = self.tally.deals / seconds if seconds > 0 else 0.0
-        rows = [(label, getattr(self.tally, name)) for name, label in _labels().items()]
+        # A deal in progress is counted apart from the valid ones (the service counts it in both).
+        counts = {**vars(self.tally), "valid": self.tally.valid - self.tally.in_progress}
+        rows = [(label, counts[name]) for name, label in _labels().items()]
         rows.append((say("replay.summary.rate"), round(rate)))
         width = max(LABEL_WIDTH, *(len(label) + 2 for label, _ in rows))
         for label, value in rows:
@@ -165,6 +185,10 @@ class Report:
         if outcome.faults:
             yield labelled(where, faulty_line(outcome))
             yield from faulty_details(outcome, "    ", CONSEQUENCES_LISTED)
+            if outcome.ruling:
+                yield f"    {ruling_line(outcome)}"
+        elif outcome.unfinished is not None:
+            yield labelled(where, unfinished_line(outcome))
         if outcome.differences:
             yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
             yield from (f"    {mismatch_line(d)}" for d in outcome.differences)
@@ -194,7 +218,8 @@ def junit_case(outcome: Outcome, name: str, where: str) -> TestCase:
         return case._replace(message=error_message(outcome), kind="malformed", text=details)
     if outcome.passed:
         return case
-    kinds = (["faulty"] if outcome.faults else []) + (["claims"] if outcome.differences else [])
+    kinds = ["faulty"] if outcome.faults else ["in-progress"] if outcome.unfinished is not None else []
+    kinds += ["claims"] if outcome.differences else []
     details = "\n".join([where, failure_details(outcome)])
     return case._replace(message=failure_message(outcome), kind=" ".join(kinds), text=details)
 
@@ -212,14 +237,14 @@ def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
     junit = JUnitReport(args.junit, REPORT_NAME, "replay", [s.name for s in sources]) if args.junit else None
     html = HtmlReport(args.html, [s.name for s in sources], language(), args.html_limit) if args.html else None
-    report = Report(sources, junit, html)
+    allow = args.allow_in_progress
+    report = Report(sources, junit, html, allow)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
-        parts = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None).evaluate(
-            read_records(sources)
-        )
+        remote = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow)
+        parts = remote.evaluate(read_records(sources))
     else:
-        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None)
+        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None, allow)
     try:
         with _progress(sources, args.quiet) as bar:
             started = time.perf_counter()
@@ -228,6 +253,8 @@ def run(args: argparse.Namespace) -> int:
                 bar.update(len(outcomes))
             seconds = time.perf_counter() - started
         if junit is not None:
+            if not report.checked:
+                junit.nothing_checked(say("replay.nothing_checked"))
             junit.write()
         if html is not None:
             html.write()
@@ -241,4 +268,7 @@ def run(args: argparse.Namespace) -> int:
     report.print_summary(seconds, sys.stdout)
     if not args.quiet:
         report.print_failures(sys.stdout)
+    if not report.checked:
+        # An engine that crashed and wrote no log must not pass the build.
+        print(say("cli.failed", prog=PROG, message=say("replay.nothing_checked")), file=sys.stderr)
     return 0 if report.passed else 1

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
-from service.messages import Arg, Message, msg
+from service.messages import Arg, Message, Term, msg
 from service.texts import DEFAULT_LANGUAGE, catalog
 
 DOMAIN: Final = "cli"
@@ -66,6 +66,11 @@ def number(value: int) -> str:
 def service_text(message: Message, *, sentence: bool = False) -> str:
     """A text of the service's own catalog (a JSON parser's reason), in the chosen language."""
     return catalog(_chosen.language).render(message, sentence=sentence)
+
+
+def service_term(kind: str, value: str) -> str:
+    """A word of the game from the service's catalog (``contract``, ``garde_contre``: « garde contre »)."""
+    return catalog(_chosen.language).value(Term(kind, value))
 
 
 # -- argparse's own words -----------------------------------------------------------------------------------

@@ -74,6 +74,13 @@ class BatchItemSchema(AnswerSchema):
 class BatchSummarySchema(AnswerSchema):
     deals = StrictInteger(required=True, metadata={"description": "Records answered: valid + faulty + malformed."})
     valid = StrictInteger(required=True, metadata={"description": "Deals that break no rule."})
+    in_progress = StrictInteger(
+        required=True,
+        metadata={
+            "description": "Of the valid deals, those whose record stops before the deal's end (status "
+            "`in_progress`): a game in progress, or a recording cut short."
+        },
+    )
     faulty = StrictInteger(required=True, metadata={"description": "Deals with at least one violation."})
     malformed = StrictInteger(required=True, metadata={"description": "Records answered with a problem."})
     claims_checked = StrictInteger(required=True, metadata={"description": "Deals sent with claims."})

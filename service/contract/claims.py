@@ -2,9 +2,14 @@
 
 A team replaying recorded games sends, with each deal, what its engine found (``claims``):
 validity, trick winners, the attack's card points and oudlers, the partner, every seat's
-score and the first fault. The answer says whether they all agree, and locates each one that
-does not by a JSON pointer into the request (``/claims/trick_winners/7``), with the claimed
-and the correct value side by side. Claims left out are not checked.
+score, the first fault and, for a complete faulty deal, the ruling. The answer says whether
+they all agree, and locates each one that does not by a JSON pointer into the request
+(``/claims/trick_winners/7``), with the claimed and the correct value side by side. Claims
+left out are not checked.
+
+A complete faulty deal's score is its ruling's (rules.md §14: what a score sheet writes), so
+an engine that rules as the Code of Arbitration does claims those marks; one that claims the
+marks as the cards fell is told so, the ruling named.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 
 from marshmallow import fields
 
-from service.messages import Message, Points, Signed, SignedList, msg
+from service.messages import Message, Points, Signed, SignedList, Term, msg
 from service.rules.cards import OUDLERS, count
 from service.rules.deal import Evaluation
 from service.rules.scoring import TOTAL_HALF
@@ -35,6 +40,16 @@ class ClaimedViolationSchema(StrictSchema):
         metadata={"description": "Trick index, from 0; null for a fault outside the play (a bid, the discard)."},
     )
     seat = seat_field("The seat at fault; null when no one seat is.", required=True, allow_none=True)
+
+
+class ClaimedRulingSchema(StrictSchema):
+    decision = EnumField("Decision", required=True)
+    side_at_fault = EnumField(
+        "AtFault",
+        required=True,
+        allow_none=True,
+        metadata={"description": "Null when the irregularity is no fault, or the cards are dealt again."},
+    )
 
 
 class ClaimsSchema(StrictSchema):
@@ -68,12 +83,23 @@ class ClaimsSchema(StrictSchema):
         StrictInteger(),
         validate=Length(max=MAX_PLAYERS),
         allow_none=True,
-        metadata={"description": "Every seat's mark for the deal, seat 0 first; null: the deal has no score."},
+        metadata={
+            "description": "Every seat's mark for the deal, seat 0 first: for a complete faulty deal, the marks "
+            "after its ruling (`ruling.scores`, what a score sheet writes); null: the deal has no score."
+        },
     )
     first_violation = StrictNested(
         ClaimedViolationSchema,
         allow_none=True,
         metadata={"description": "A faulty deal: its first fault (code, trick, seat); null: the deal has none."},
+    )
+    ruling = StrictNested(
+        ClaimedRulingSchema,
+        allow_none=True,
+        metadata={
+            "description": "A complete faulty deal: the ruling of the Code of Arbitration (rules.md §14), its "
+            "decision and the side at fault; null: the deal has none (valid, or unfinished)."
+        },
     )
 
 
@@ -111,9 +137,18 @@ def true_claims_of(ev: Evaluation, players: int) -> dict[str, Any]:
         "points": _halved(None if ev.points_half is None else ev.points_half[0]),
         "oudlers": None if ev.oudlers is None else ev.oudlers[0],
         "partner": ev.partner,
-        "scores": None if ev.score is None else list(ev.score.scores),
+        # A complete faulty deal's marks are its ruling's: what a score sheet writes.
+        "scores": list(ev.ruling.scores) if ev.ruling else None if ev.score is None else list(ev.score.scores),
         "first_violation": None if first is None else {"code": first.code, "trick": first.trick, "seat": first.seat},
+        "ruling": None
+        if ev.ruling is None
+        else {"decision": ev.ruling.decision, "side_at_fault": ev.ruling.side_at_fault},
     }
+
+
+def as_played_of(ev: Evaluation) -> list[int] | None:
+    """A complete faulty deal's marks as the cards fell, which its ruling may change."""
+    return None if ev.ruling is None else list(ev.ruling.as_played.scores)
 
 
 def _seat_words(seat: int | None) -> Message:
@@ -157,7 +192,15 @@ class _Check:
                 msg("claim.trick_winners", len(claimed), complete=len(correct)),
             )
 
-    def scores(self, claimed: list[int] | None, correct: list[int] | None) -> None:
+    def scores(
+        self, claimed: list[int] | None, correct: list[int] | None, ruling: dict[str, Any] | None, as_played: Any
+    ) -> None:
+        if ruling is not None and claimed == as_played and claimed != correct:
+            # The marks as the cards fell, where a sheet writes the ruling's: said as one.
+            decision = Term("decision", ruling["decision"])
+            message = msg("claim.scores.as_played", marks=SignedList(tuple(correct or ())), decision=decision)
+            self.differ("/claims/scores", claimed, correct, message)
+            return
         if claimed is not None and correct is not None and len(claimed) == len(correct):
             for seat, (mine, right) in enumerate(zip(claimed, correct, strict=True)):
                 if mine != right:
@@ -188,17 +231,47 @@ class _Check:
                     msg(_FIRST_VIOLATION_KEYS[key], correct=said(correct[key]), claimed=said(claimed[key])),
                 )
 
+    def ruling(self, claimed: dict[str, Any] | None, correct: dict[str, Any] | None) -> None:
+        if claimed is None or correct is None:
+            if claimed != correct:
+                message = msg("claim.ruling.none") if correct is None else msg("claim.ruling.some")
+                self.differ("/claims/ruling", claimed, correct, message)
+            return
+        if claimed["decision"] != correct["decision"]:
+            said = {
+                k: Term("decision", v) for k, v in (("correct", correct["decision"]), ("claimed", claimed["decision"]))
+            }
+            self.differ(
+                "/claims/ruling/decision",
+                claimed["decision"],
+                correct["decision"],
+                msg("claim.ruling.decision", **said),
+            )
+        if claimed["side_at_fault"] != correct["side_at_fault"]:
+            said = {
+                k: Term("at_fault", v or "none")
+                for k, v in (("correct", correct["side_at_fault"]), ("claimed", claimed["side_at_fault"]))
+            }
+            self.differ(
+                "/claims/ruling/side_at_fault",
+                claimed["side_at_fault"],
+                correct["side_at_fault"],
+                msg("claim.ruling.side_at_fault", **said),
+            )
+
 
 def check_claims(
     claims: dict[str, Any],
     right: dict[str, Any],
     partner_known: bool = True,
     language: str = DEFAULT_LANGUAGE,
+    as_played: list[int] | None = None,
 ) -> dict[str, Any]:
     """``claims`` (as loaded) against ``right`` (the true claims of the deal, :func:`true_claims_of`):
     agreement and mismatches, said in ``language``. ``partner_known``: False while a five-player
     deal given without its hands has not shown the called card yet; a partner claimed then is
-    not checked."""
+    not checked. ``as_played``: a complete faulty deal's marks as played, to name the ruling
+    when those are claimed."""
     check = _Check(language)
     if "valid" in claims and claims["valid"] != right["valid"]:
         message = msg("claim.valid") if right["valid"] else msg("claim.faulty")
@@ -231,7 +304,9 @@ def check_claims(
             msg("claim.partner", correct=_seat_words(right["partner"]), claimed=_seat_words(claims["partner"])),
         )
     if "scores" in claims:
-        check.scores(claims["scores"], right["scores"])
+        check.scores(claims["scores"], right["scores"], right["ruling"], as_played)
     if "first_violation" in claims:
         check.first_violation(claims["first_violation"], right["first_violation"])
+    if "ruling" in claims:
+        check.ruling(claims["ruling"], right["ruling"])
     return {"agree": not check.mismatches, "mismatches": check.mismatches}

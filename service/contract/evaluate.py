@@ -18,7 +18,7 @@ from service.rules.variants import Rules
 from service.rules.verdicts import Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
-from .claims import ClaimsResultSchema, ClaimsSchema, check_claims, true_claims_of
+from .claims import ClaimsResultSchema, ClaimsSchema, as_played_of, check_claims, true_claims_of
 from .common import (
     AnswerSchema,
     Errors,
@@ -500,7 +500,8 @@ def answer_record(req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail:
     agree = None
     if req["claims"] is not None:
         right = true_claims_of(evaluation, req["players"])
-        answer["claims"] = claims = check_claims(req["claims"], right, evaluation.partner_known, language)
+        played = as_played_of(evaluation)
+        answer["claims"] = claims = check_claims(req["claims"], right, evaluation.partner_known, language, played)
         agree = claims["agree"]
     return Answered(answer, Decided(evaluation=evaluation, claims_agree=agree))
 

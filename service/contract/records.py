@@ -17,6 +17,7 @@ from typing import IO, Any
 import marshmallow as ma
 
 from service.messages import Message, msg
+from service.rules.deal import Status
 from service.texts import DEFAULT_LANGUAGE
 
 from .declaration import Decided
@@ -156,6 +157,8 @@ class Tally:
 
     deals: int = 0
     valid: int = 0
+    in_progress: int = 0
+    """Of the valid deals, those whose record stops before the deal's end."""
     faulty: int = 0
     malformed: int = 0
     claims_checked: int = 0
@@ -171,6 +174,8 @@ class Tally:
             return
         if result["valid"]:
             self.valid += 1
+            if result["status"] == Status.IN_PROGRESS:
+                self.in_progress += 1
         else:
             self.faulty += 1
         claims = result["claims"]
@@ -183,6 +188,7 @@ class Tally:
         """Add the counts of ``part`` (the tally of some of the same records) to these."""
         self.deals += part.deals
         self.valid += part.valid
+        self.in_progress += part.in_progress
         self.faulty += part.faulty
         self.malformed += part.malformed
         self.claims_checked += part.claims_checked
@@ -192,6 +198,7 @@ class Tally:
         return {
             "deals": self.deals,
             "valid": self.valid,
+            "in_progress": self.in_progress,
             "faulty": self.faulty,
             "malformed": self.malformed,
             "claims_checked": self.claims_checked,
