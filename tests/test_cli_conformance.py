@@ -52,7 +52,7 @@ pytestmark = pytest.mark.usefixtures("locale")
 
 # The fake implementation: the app in process, made wrong as its argument says.
 FAKE = """
-import json, sys
+import json, sys, time
 sys.path.insert(0, {root!r})
 from service.app import create_app
 
@@ -64,7 +64,13 @@ for line in sys.stdin:
     seq = message["seq"]
     if mode == "die-after" and seq > int(n):
         sys.exit(3)
-    answer = client.post(message["operation"], json=message["request"]).get_json()
+    if mode == "log":
+        with open(n, "a") as log:
+            log.write(message["operation"] + "\\n")
+    if mode == "slow" and seq == 1:
+        time.sleep(float(n))
+    response = client.post(message["operation"], json=message["request"])
+    answer = response.get_json()
     if mode == "drop-excuse" and answer.get("reason") == "follow":
         answer["legal"] = [card for card in answer["legal"] if card != "EX"]
     if mode == "flip-validity" and "tricks" in answer:
@@ -367,6 +373,80 @@ def test_tags_select_and_skip(kit: Path, tmp_path: Path, capsys: pytest.CaptureF
     status, _, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--tag", "exucse")
     assert status == 2
     assert "no case of the kit has the tag 'exucse'" in err
+
+
+def test_operations_and_case_ids_select(
+    kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "operations.log"
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake(f"log={log}"), "--operation", "legal-cards")
+    assert status == 0, out + err
+    assert summary(out) == {"cases": 5, "passed": 5, "failed": 0, "skipped": 0}
+    assert log.read_text().splitlines() == [LEGAL] * 5  # only legal-card cases are sent
+
+    # Repeated: any of them; with --tag and --case, every filter applies.
+    status, out, _ = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "winner", "--operation", "score", "--quiet"
+    )
+    assert (status, summary(out)["cases"]) == (0, 5)
+    status, out, _ = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "legal-cards", "--tag", "excuse", "--quiet"
+    )
+    assert (status, summary(out)["cases"]) == (0, 3)
+    status, out, _ = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--quiet",
+                                 "--case", "legal-cards/trumps/*", "--case", "score/marks/002")  # fmt: skip
+    assert (status, summary(out)["cases"]) == (0, 3)
+    assert set(by_operation(out)) == {LEGAL, SCORE}
+
+    # An operation the kit does not have is a usage error naming those it has.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "tricks")
+    assert (status, out) == (2, "")
+    assert "argument --operation: invalid choice: 'tricks' (choose from 'legal-cards', 'winner', 'score'," in err
+    # A glob no id matches is a typo, as an unknown tag is.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--case", "evaluate/rulings/*")
+    assert (status, out) == (2, "")
+    assert "no case of the kit has an id matching 'evaluate/rulings/*'" in err
+
+
+def test_a_run_that_checks_nothing_fails(kit: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    skip_every_size = ("--skip-tag", "three-players", "--skip-tag", "four-players", "--skip-tag", "five-players")
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, *skip_every_size, "--junit", junit, "--report", report
+    )
+    said = "no case was checked (all 12 cases selected were skipped): a run that checks nothing fails"
+    assert status == 1
+    assert summary(out) == {"cases": 12, "passed": 0, "failed": 0, "skipped": 12}
+    assert err == f"tarot-rules: {said}\n"
+    cases = junit_cases(junit)
+    failure = cases["nothing-checked"].find("failure")
+    assert failure is not None and failure.get("message") == said and failure.get("type") == "nothing-checked"
+    assert ET.parse(junit).getroot().get("failures") == "1"
+    text = report.read_text()
+    assert text.startswith("# Conformance kit: failed\n\n12 cases: 0 passed, 0 failed, 12 skipped.\n")
+    assert "\n**No case was checked: all 12 cases selected were skipped.**\n" in text
+
+    # Filters that select nothing together: the same failure, and the implementation is never asked.
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "winner", "--tag", "golden", "--junit", junit
+    )
+    assert status == 1
+    assert summary(out) == {"cases": 0, "passed": 0, "failed": 0, "skipped": 0}
+    assert "no case was checked (no case of the kit is selected by the --operation, --case and --tag given" in err
+    assert set(junit_cases(junit)) == {"nothing-checked"}
+
+
+def test_the_timeout(kit: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    for value in ("0", "-1", "nan", "inf", "soon"):
+        status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--timeout", value)
+        assert (status, out) == (2, "")
+        assert f"argument --timeout: not a positive number of seconds: {value}" in err
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake("slow=3"), "--timeout", "0.5")
+    assert status == 1
+    assert summary(out) == {"cases": 12, "passed": 0, "failed": 12, "skipped": 0}
+    assert "tarot-rules: the harness did not answer request 1 within 0.5 s; the remaining cases fail" in err
+    status, out, _ = conformance(capsys, "--help")
+    assert status == 0 and "--timeout SECONDS" in out and "(--harness); default 30" in " ".join(out.split())
 
 
 def comparison_kit(directory: Path) -> Path:

@@ -2,7 +2,8 @@
 JUnit report, a Markdown summary, the HTML page).
 
 Each failure is told by its first difference (where the answer is not what the case expects),
-or why the implementation gave no answer, with the root faults the answer itself lists.
+or why the implementation gave no answer, with the root faults the answer itself lists. A run
+that checked no case says so in each report.
 """
 
 from __future__ import annotations
@@ -125,12 +126,15 @@ def junit_case(outcome: Outcome) -> TestCase:
     return TestCase(outcome.file_no, name, Status.FAILED, message, kind, text, outcome.seconds)
 
 
-def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
-    """One suite per case file, one test case per case run or skipped."""
+def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], nothing: str | None = None) -> None:
+    """One suite per case file, one test case per case run or skipped; and a failed one saying
+    ``nothing``, if given (that no case was checked, and why)."""
     report = JUnitReport(path, JUNIT_NAME, "conformance", [f.path for f in files])
     try:
         for _, outcome in ran:
             report.add(junit_case(outcome))
+        if nothing is not None:
+            report.nothing_checked(nothing)
         report.write()
     finally:
         report.close()
@@ -162,7 +166,9 @@ def _count_row(label: str, counts: Counts) -> list[str]:
 
 def markdown(summary: Summary, implementation: str) -> str:
     total = summary.total
-    verdict = say("conformance.report.failed") if total.failed else say("conformance.report.passed")
+    nothing = summary.nothing_checked()
+    failed = total.failed or nothing is not None
+    verdict = say("conformance.report.failed") if failed else say("conformance.report.passed")
     totals = say(
         "conformance.report.totals",
         cases=say("conformance.report.cases", total.cases),
@@ -178,6 +184,8 @@ def markdown(summary: Summary, implementation: str) -> str:
     )
     none = say("conformance.report.none")
     lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
+    if nothing is not None:
+        lines += [f"**{say('conformance.report.nothing_checked', reason=nothing)}**", ""]
     lines += ["## " + say("conformance.report.by_operation"), ""]
     rows = [_count_row(code(op), counts) for op, counts in summary.operations.items()]
     rows.append(_count_row(f"**{say('conformance.report.total')}**", total))

@@ -1,9 +1,12 @@
 """A conformance run: the cases selected, each posed to the implementation, and the counts.
 
-Each case's :class:`~.outcome.Outcome` says whether the implementation's answer holds what the
-case expects (:func:`~.casefiles.compare`), with the answer's own faults and what a page draws
-of it when it does not; a case skipped by a tag is not posed; once the implementation is gone,
-the remaining cases fail unasked. :class:`Summary` counts them by operation and by tag.
+The cases are selected by operation, id, and tag (:func:`select`). Each case's
+:class:`~.outcome.Outcome` says whether the implementation's answer holds what the case expects
+(:func:`~.casefiles.compare`), with the answer's own faults and what a page draws of it when it
+does not; a case skipped by a tag is not posed; once the implementation is gone, the remaining
+cases fail unasked.
+:class:`Summary` counts them by operation and by tag; a run that checked no case says why
+(:meth:`Summary.nothing_checked`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from time import perf_counter
 from typing import Any
 
@@ -30,8 +34,16 @@ Ran = tuple[Case, Outcome]
 """A case and its outcome."""
 
 
-def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple[str, str]]) -> list[Case]:
-    """The cases with every tag of ``tags``, in kit order; a tag no case has is an error (a typo, surely)."""
+def select(
+    files: Sequence[CaseFile],
+    tags: Sequence[str],
+    skips: Sequence[tuple[str, str]],
+    operations: Sequence[str] = (),
+    globs: Sequence[str] = (),
+) -> list[Case]:
+    """The cases, in kit order, of one of ``operations`` (the kit's names: all when none), whose id
+    matches one of ``globs`` (all when none) and with every tag of ``tags``; a tag no case has,
+    or a glob that matches no id, is an error (a typo, surely)."""
     known = {tag for f in files for case in f.cases for tag in case.tags}
     for tag in tags:
         if tag not in known:
@@ -39,10 +51,19 @@ def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple
     for tag, _ in skips:
         if tag not in known:
             warn(say("conformance.unused_skip_tag", tag=tag))
-    selected = [case for f in files for case in f.cases if all(tag in case.tags for tag in tags)]
-    if not selected:
-        warn(say("conformance.nothing_selected"))
-    return selected
+    ids = [case.id for f in files for case in f.cases]
+    for glob in globs:
+        if not any(fnmatchcase(case_id, glob) for case_id in ids):
+            raise CommandError(say("conformance.unknown_case", glob=glob))
+    paths = {IN_THE_KIT[name].path for name in operations}
+    return [
+        case
+        for f in files
+        for case in f.cases
+        if (not paths or case.operation in paths)
+        and (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
+        and all(tag in case.tags for tag in tags)
+    ]
 
 
 def run_cases(
@@ -63,26 +84,28 @@ def run_cases(
             continue
         started = perf_counter()
         try:
-            answer = implementation.ask(case.operation, case.request)
-        except NoAnswerError as exc:
-            ran.append(outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started))
-            continue
+            ran.append(_posed(case, implementation, outcome))
         except GoneError as exc:
             gone = str(exc)
             print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
             ran.append(outcome(Status.FAILED, note=gone, seconds=perf_counter() - started))
-            continue
-        seconds = perf_counter() - started
-        differences = compare(case, answer)
-        if differences:
-            drawn = drawing(case.request, answer)
-            found = faults_of(answer)
-            ran.append(
-                outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
-            )
-        else:
-            ran.append(outcome(Status.PASSED, seconds=seconds))
     return ran
+
+
+def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ran]) -> Ran:
+    """``case`` posed to the implementation, and its outcome; :class:`GoneError` when it cannot answer any more."""
+    started = perf_counter()
+    try:
+        answer = implementation.ask(case.operation, case.request)
+    except NoAnswerError as exc:
+        return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
+    seconds = perf_counter() - started
+    differences = compare(case, answer)
+    if not differences:
+        return outcome(Status.PASSED, seconds=seconds)
+    drawn = drawing(case.request, answer)
+    found = faults_of(answer)
+    return outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
 
 
 def _outcomes(file_no: int, case: Case) -> Callable[..., Ran]:
@@ -137,3 +160,11 @@ class Summary:
         summary.operations = {op: summary.operations[op] for op in order}
         summary.tags = dict(sorted(summary.tags.items()))
         return summary
+
+    def nothing_checked(self) -> str | None:
+        """Why the run checked no case (none was selected, or every one skipped); None when it checked some."""
+        if self.total.passed or self.total.failed:
+            return None
+        if not self.total.cases:
+            return say("conformance.nothing_selected")
+        return say("conformance.all_skipped", self.total.skipped)

@@ -26,7 +26,8 @@ from .errors import CommandError, reason
 from .words import say
 
 TIMEOUT = 30.0
-"""Seconds to wait for a service to connect or answer, or for a harness to answer one request."""
+"""Seconds to wait for a service to connect or answer, or for a harness to answer one request, unless
+``--timeout`` says otherwise."""
 HARNESS_EXIT_SECONDS = 10.0
 """Seconds a harness has to exit once its input is closed, before it is killed."""
 USER_AGENT = "tarot-rules-conformance"
@@ -64,12 +65,17 @@ def _shown(raw: bytes) -> str:
     return cut(repr(raw.rstrip(b"\n").decode("utf-8", "replace")), SHOWN_CHARS)
 
 
+def seconds_said(seconds: float) -> int | str:
+    """A number of seconds for a message: a whole number as the language writes it, else as given."""
+    return int(seconds) if seconds.is_integer() else str(seconds)
+
+
 class Service:
     """A service speaking this one's API, over one kept-alive connection."""
 
-    def __init__(self, where: ServiceUrl) -> None:
+    def __init__(self, where: ServiceUrl, timeout: float = TIMEOUT) -> None:
         self.where = where
-        self.client = Client(where, USER_AGENT, TIMEOUT)
+        self.client = Client(where, USER_AGENT, timeout)
         try:
             self.client.connect()
         except OSError as exc:
@@ -108,8 +114,9 @@ class Harness:
     shell and whatever it started go together.
     """
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, timeout: float = TIMEOUT) -> None:
         self.command = command
+        self.timeout = timeout
         self.seq = 0
         try:
             self.proc = subprocess.Popen(
@@ -137,9 +144,10 @@ class Harness:
         except OSError:
             self._ended()  # its input is closed: it has exited, or is about to
         try:
-            raw = self.lines.get(timeout=TIMEOUT)
+            raw = self.lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=round(TIMEOUT))) from None
+            seconds = seconds_said(self.timeout)
+            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=seconds)) from None
         if raw == b"":
             self._ended()
         try:
