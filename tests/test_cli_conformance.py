@@ -80,6 +80,8 @@ for line in sys.stdin:
     reply = {{"seq": seq + (mode == "wrong-seq" and seq == int(n)), "answer": answer}}
     if mode == "error" and seq == int(n):
         reply = {{"seq": seq, "error": "not implemented yet"}}
+    if mode == "skip" and message["operation"] != "/v1/tricks/legal-cards":
+        reply = {{"seq": seq, "skipped": True, **({{"message": n}} if n else {{}})}}
     text = "Ready." if mode == "garbage" and seq == int(n) else json.dumps(reply)
     protocol.write(text + "\\n")
     protocol.flush()
@@ -447,6 +449,34 @@ def test_the_timeout(kit: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -
     assert "tarot-rules: the harness did not answer request 1 within 0.5 s; the remaining cases fail" in err
     status, out, _ = conformance(capsys, "--help")
     assert status == 0 and "--timeout SECONDS" in out and "(--harness); default 30" in " ".join(out.split())
+
+
+def test_a_harness_may_skip_cases(kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    reason = "this engine knows only which cards are legal"
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", fake(f"skip={reason}"), "--junit", junit, "--report", report,
+        "--skip-tag", "golden=slow",
+    )  # fmt: skip
+    assert status == 0, out + err
+    assert summary(out) == {"cases": 12, "passed": 5, "failed": 0, "skipped": 7}
+    assert by_operation(out)[WINNER] == [3, 0, 0, 3]
+    # Grouped by reason, as the skips of --skip-tag are.
+    assert f"  the implementation (5): {reason}" in out.splitlines()
+    assert "  golden (2): slow" in out.splitlines()
+    skipped = {name: case.find("skipped") for name, case in junit_cases(junit).items()}
+    messages = {element.get("message") for element in skipped.values() if element is not None}
+    assert messages == {reason, "slow"}
+    assert sum(element is not None for element in skipped.values()) == 7
+    lines = report.read_text().splitlines()
+    assert f"| *the implementation* | 5 | {reason} |" in lines
+    assert "| **total** | 12 | 5 | 0 | 7 |" in lines
+
+    # Without a reason; and skipping every case is checking nothing.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake("skip"), "--operation", "winner")
+    assert status == 1
+    assert "  the implementation (3): skipped by the implementation, without a reason" in out.splitlines()
+    assert "no case was checked (all 3 cases selected were skipped)" in err
 
 
 def comparison_kit(directory: Path) -> Path:

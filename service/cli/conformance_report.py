@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from .casefiles import CaseFile
-from .conformance_run import Counts, Ran, Summary
+from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Ran, Summary
 from .errors import CommandError, reason
 from .faults import details
 from .faults import summary as faults_summary
@@ -84,11 +84,16 @@ def print_summary(summary: Summary, out: IO[str]) -> None:
         print(f"{operation:<{width}}" + "".join(f"{number(v):>{column}}" for v in _counts(counts)), file=out)
 
 
+def _skipper(tag: str) -> str:
+    """What skipped cases: the tag given with --skip-tag, or the implementation."""
+    return say("conformance.skipped_by_implementation") if tag == BY_THE_IMPLEMENTATION else tag
+
+
 def print_details(summary: Summary, out: IO[str]) -> None:
     if summary.skips:
         print("\n" + say("conformance.skips"), file=out)
         for (tag, why), count in summary.skips.items():
-            print("  " + labelled(f"{tag} ({number(count)})", why), file=out)
+            print("  " + labelled(f"{_skipper(tag)} ({number(count)})", why), file=out)
     if not summary.failures and not summary.unasked:
         return
     print("\n" + say("conformance.failures"), file=out)
@@ -203,7 +208,10 @@ def markdown(summary: Summary, implementation: str) -> str:
             say("conformance.report.header.cases"),
             say("conformance.report.header.reason"),
         )
-        rows = [[code(tag), number(count), why] for (tag, why), count in summary.skips.items()]
+        rows = [
+            [f"*{_skipper(tag)}*" if tag == BY_THE_IMPLEMENTATION else code(tag), number(count), why]
+            for (tag, why), count in summary.skips.items()
+        ]
         lines += _table(headers, rows, 0)
     lines += ["", "## " + say("conformance.report.failures"), ""]
     if summary.failures or summary.unasked:

@@ -3,8 +3,8 @@
 The cases are selected by operation, id, and tag (:func:`select`). Each case's
 :class:`~.outcome.Outcome` says whether the implementation's answer holds what the case expects
 (:func:`~.casefiles.compare`), with the answer's own faults and what a page draws of it when it
-does not; a case skipped by a tag is not posed; once the implementation is gone, the remaining
-cases fail unasked.
+does not; a case skipped by a tag is not posed, one the implementation skips is
+skipped with its reason; once the implementation is gone, the remaining cases fail unasked.
 :class:`Summary` counts them by operation and by tag; a run that checked no case says why
 (:meth:`Summary.nothing_checked`).
 """
@@ -23,7 +23,7 @@ from service.contract.operations import IN_THE_KIT
 from .casefiles import Case, CaseFile, compare
 from .errors import PROG, CommandError, warn
 from .faults import faults_of
-from .implementations import GoneError, Implementation, NoAnswerError
+from .implementations import GoneError, Implementation, NoAnswerError, SkippedError
 from .outcome import Outcome, Status, drawing
 from .words import say
 
@@ -32,6 +32,10 @@ ORDER = [op.path for op in IN_THE_KIT.values()]
 
 Ran = tuple[Case, Outcome]
 """A case and its outcome."""
+
+
+BY_THE_IMPLEMENTATION = ""
+"""The tag of a skip the implementation asked for (a skip's tag names what skipped it; it has none)."""
 
 
 def select(
@@ -97,6 +101,9 @@ def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ra
     started = perf_counter()
     try:
         answer = implementation.ask(case.operation, case.request)
+    except SkippedError as exc:
+        why = str(exc) or say("conformance.skipped_by_harness")
+        return outcome(Status.SKIPPED, skip=(BY_THE_IMPLEMENTATION, why), note=why, seconds=perf_counter() - started)
     except NoAnswerError as exc:
         return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
     seconds = perf_counter() - started
@@ -137,7 +144,8 @@ class Summary:
     operations: dict[str, Counts] = field(default_factory=dict)
     tags: dict[str, Counts] = field(default_factory=dict)
     skips: dict[tuple[str, str], int] = field(default_factory=dict)
-    """Cases skipped, by the --skip-tag (tag, reason) that skipped them."""
+    """Cases skipped, by the --skip-tag (tag, reason) that skipped them, or the implementation's
+    reason (:data:`BY_THE_IMPLEMENTATION`, reason)."""
     failures: list[Ran] = field(default_factory=list)
     """The cases that failed once posed."""
     unasked: list[Ran] = field(default_factory=list)

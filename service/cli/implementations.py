@@ -4,7 +4,8 @@ A service speaking this one's HTTP API (``--url``: each case POSTed to its opera
 the command's HTTP client), or a program speaking the kit's line protocol on its standard input
 and output (``--harness``: one JSON request a line in, one answer a line out; see
 ``conformance/README.md``). Either answers a case with the 200 answer, or says why there is
-none: :class:`NoAnswerError` for this case, :class:`GoneError` when it cannot answer any more.
+none: :class:`SkippedError` when a harness does not implement the case, :class:`NoAnswerError`
+for any other failure of this case, :class:`GoneError` when it cannot answer any more.
 """
 
 from __future__ import annotations
@@ -34,10 +35,16 @@ USER_AGENT = "tarot-rules-conformance"
 JSON = "application/json"
 SHOWN_CHARS = 120
 """A harness's line quoted in a message is cut after this many characters."""
+REPLIES = frozenset(("answer", "error", "skipped"))
+"""The replies of the line protocol: a harness's line holds exactly one."""
 
 
 class NoAnswerError(Exception):
     """The implementation gave no answer to this case (an error, a non-200); ``str()`` says why."""
+
+
+class SkippedError(Exception):
+    """The implementation does not implement this case; ``str()`` is its reason, or empty."""
 
 
 class GoneError(Exception):
@@ -46,7 +53,7 @@ class GoneError(Exception):
 
 class Implementation(Protocol):
     def ask(self, operation: str, request: Any) -> Any:
-        """The 200 answer to ``request``; :class:`NoAnswerError` or :class:`GoneError` when there is none."""
+        """The 200 answer to ``request``; one of the errors above when there is none."""
 
     def close(self) -> None: ...
 
@@ -154,7 +161,12 @@ class Harness:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise GoneError(say("conformance.harness.not_json", seq=str(seq), line=_shown(raw))) from None
-        if not isinstance(message, dict) or ("answer" not in message and "error" not in message):
+        # Exactly one reply a line: an answer, an error, or a skip (Bowtie's "skipped": true).
+        if (
+            not isinstance(message, dict)
+            or len(REPLIES.intersection(message)) != 1
+            or message.get("skipped", True) is not True
+        ):
             raise GoneError(say("conformance.harness.not_object", seq=str(seq), line=_shown(raw)))
         got = message.get("seq")
         if isinstance(got, bool) or got != seq:
@@ -163,6 +175,9 @@ class Harness:
             error = message["error"]
             error = error if isinstance(error, str) else json_text(error)
             raise NoAnswerError(say("conformance.harness.error", error=error))
+        if "skipped" in message:
+            why = message.get("message")
+            raise SkippedError(why if isinstance(why, str) else "" if why is None else json_text(why))
         return message["answer"]
 
     def _ended(self) -> None:
