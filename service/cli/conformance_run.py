@@ -2,8 +2,9 @@
 
 The cases are selected by operation, id, and tag (:func:`select`). Each case's
 :class:`~.outcome.Outcome` says whether the implementation's answer holds what the case expects
-(:func:`~.casefiles.compare`), with the answer's own faults and what a page draws of it when it
-does not; a case skipped by a tag is not posed, one the implementation skips is
+(:func:`~.casefiles.compare`), or its refusal what the case's problem expects
+(:func:`~.casefiles.compare_refusal`), with the answer's own faults and what a page draws of it
+when it does not; a case skipped by a tag is not posed, one the implementation skips is
 skipped with its reason; once the implementation is gone, the remaining cases fail unasked.
 :class:`Summary` counts them by operation and by tag; a run that checked no case says why
 (:meth:`Summary.nothing_checked`).
@@ -20,11 +21,11 @@ from typing import Any
 
 from service.contract.operations import IN_THE_KIT
 
-from .casefiles import Case, CaseFile, compare
+from .casefiles import Case, CaseFile, compare, compare_refusal
 from .errors import PROG, CommandError, warn
 from .faults import faults_of
-from .implementations import GoneError, Implementation, NoAnswerError, SkippedError
-from .outcome import Outcome, Status, drawing
+from .implementations import GoneError, Implementation, NoAnswerError, RefusedError, SkippedError
+from .outcome import Difference, Outcome, Status, drawing
 from .words import say
 
 ORDER = [op.path for op in IN_THE_KIT.values()]
@@ -104,15 +105,28 @@ def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ra
     except SkippedError as exc:
         why = str(exc) or say("conformance.skipped_by_harness")
         return outcome(Status.SKIPPED, skip=(BY_THE_IMPLEMENTATION, why), note=why, seconds=perf_counter() - started)
+    except RefusedError as exc:
+        if case.expect_problem is not None:
+            return _judged(outcome, compare_refusal(case, exc.status, exc.pointers), perf_counter() - started)
+        return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
     except NoAnswerError as exc:
         return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
     seconds = perf_counter() - started
+    if case.expect_problem is not None:  # answered where a refusal is expected
+        return _judged(outcome, compare_refusal(case, 200, ()), seconds)
     differences = compare(case, answer)
     if not differences:
         return outcome(Status.PASSED, seconds=seconds)
     drawn = drawing(case.request, answer)
     found = faults_of(answer)
     return outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
+
+
+def _judged(outcome: Callable[..., Ran], differences: Sequence[Difference], seconds: float) -> Ran:
+    """A refusal case's outcome: failed on its differences, else passed."""
+    if differences:
+        return outcome(Status.FAILED, differences=tuple(differences), seconds=seconds)
+    return outcome(Status.PASSED, seconds=seconds)
 
 
 def _outcomes(file_no: int, case: Case) -> Callable[..., Ran]:

@@ -4,8 +4,9 @@ A service speaking this one's HTTP API (``--url``: each case POSTed to its opera
 the command's HTTP client), or a program speaking the kit's line protocol on its standard input
 and output (``--harness``: one JSON request a line in, one answer a line out; see
 ``conformance/README.md``). Either answers a case with the 200 answer, or says why there is
-none: :class:`SkippedError` when a harness does not implement the case, :class:`NoAnswerError`
-for any other failure of this case, :class:`GoneError` when it cannot answer any more.
+none: :class:`RefusedError` when it refused the request (a 4xx, with the faults it located),
+:class:`SkippedError` when a harness does not implement the case, :class:`NoAnswerError` for
+any other failure of this case, :class:`GoneError` when it cannot answer any more.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from typing import Any, Protocol
 
 import orjson
 
-from .client import Client, ServiceUrl, refusal_of
+from .client import Client, Refusal, ServiceUrl, refusal_of
 from .errors import CommandError, reason
-from .words import say
+from .words import labelled, say
 
 TIMEOUT = 30.0
 """Seconds to wait for a service to connect or answer, or for a harness to answer one request, unless
@@ -35,12 +36,22 @@ USER_AGENT = "tarot-rules-conformance"
 JSON = "application/json"
 SHOWN_CHARS = 120
 """A harness's line quoted in a message is cut after this many characters."""
-REPLIES = frozenset(("answer", "error", "skipped"))
+REPLIES = frozenset(("answer", "error", "refused", "skipped"))
 """The replies of the line protocol: a harness's line holds exactly one."""
 
 
 class NoAnswerError(Exception):
     """The implementation gave no answer to this case (an error, a non-200); ``str()`` says why."""
+
+
+class RefusedError(NoAnswerError):
+    """The implementation refused the request: a 4xx status (None from a harness that gives
+    none) and the pointers of the faults it located; ``str()`` says the refusal for people."""
+
+    def __init__(self, said: str, status: int | None, pointers: tuple[str, ...]) -> None:
+        super().__init__(said)
+        self.status = status
+        self.pointers = pointers
 
 
 class SkippedError(Exception):
@@ -77,6 +88,37 @@ def seconds_said(seconds: float) -> int | str:
     return int(seconds) if seconds.is_integer() else str(seconds)
 
 
+def _well_formed(refusal: Any) -> bool:
+    """A harness's refusal: an object with an optional integer ``status`` and an optional list of
+    ``errors``, each an object with a string ``pointer``."""
+    if not isinstance(refusal, dict):
+        return False
+    status, errors = refusal.get("status"), refusal.get("errors", [])
+    return (status is None or (isinstance(status, int) and not isinstance(status, bool))) and (
+        isinstance(errors, list) and all(isinstance(e, dict) and isinstance(e.get("pointer"), str) for e in errors)
+    )
+
+
+def _refused(seq: int, refusal: Any) -> NoAnswerError:
+    """A harness's refusal as :class:`RefusedError`; one of another shape fails its case."""
+    if not _well_formed(refusal):
+        shown = cut(json_text(refusal), SHOWN_CHARS)
+        return NoAnswerError(say("conformance.harness.bad_refusal", seq=str(seq), refusal=shown))
+    status = refusal.get("status")
+    errors = refusal.get("errors", [])
+    if status is None:
+        said = say("conformance.harness.refused")
+    else:
+        said = say("conformance.harness.refused_status", status=str(status))
+    for error in errors:
+        pointer, message = error["pointer"], error.get("message")
+        if isinstance(message, str) and message:
+            said = say("text.parts", first=said, second=labelled(pointer, message) if pointer else message)
+        elif pointer:
+            said = say("text.parts", first=said, second=pointer)
+    return RefusedError(said, status, tuple(e["pointer"] for e in errors))
+
+
 class Service:
     """A service speaking this one's API, over one kept-alive connection."""
 
@@ -95,15 +137,18 @@ class Service:
         except (OSError, http.client.HTTPException) as exc:
             raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(exc))) from None
         if answer.status != 200:
-            raise NoAnswerError(self._refusal(answer, data))
+            refusal = refusal_of(answer.status, answer.reason, data)
+            said = self._said(refusal)
+            if 400 <= answer.status < 500:
+                raise RefusedError(said, answer.status, tuple(pointer for pointer, _, _ in refusal.errors))
+            raise NoAnswerError(said)
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise NoAnswerError(say("conformance.answer_not_json", reason=str(exc))) from None
 
     @staticmethod
-    def _refusal(answer: http.client.HTTPResponse, data: bytes) -> str:
-        refusal = refusal_of(answer.status, answer.reason, data)
+    def _said(refusal: Refusal) -> str:
         message = say("conformance.refused", status=str(refusal.status), reason=refusal.reason, detail=refusal.detail)
         for located in refusal.located():
             message = say("text.parts", first=message, second=located)
@@ -161,7 +206,7 @@ class Harness:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise GoneError(say("conformance.harness.not_json", seq=str(seq), line=_shown(raw))) from None
-        # Exactly one reply a line: an answer, an error, or a skip (Bowtie's "skipped": true).
+        # Exactly one reply a line: an answer, an error, a refusal, or a skip (Bowtie's "skipped": true).
         if (
             not isinstance(message, dict)
             or len(REPLIES.intersection(message)) != 1
@@ -178,6 +223,8 @@ class Harness:
         if "skipped" in message:
             why = message.get("message")
             raise SkippedError(why if isinstance(why, str) else "" if why is None else json_text(why))
+        if "refused" in message:
+            raise _refused(seq, message["refused"])
         return message["answer"]
 
     def _ended(self) -> None:
