@@ -52,7 +52,7 @@ pytestmark = pytest.mark.usefixtures("locale")
 
 # The fake implementation: the app in process, made wrong as its argument says.
 FAKE = """
-import json, sys
+import json, sys, time
 sys.path.insert(0, {root!r})
 from service.app import create_app
 
@@ -64,7 +64,13 @@ for line in sys.stdin:
     seq = message["seq"]
     if mode == "die-after" and seq > int(n):
         sys.exit(3)
-    answer = client.post(message["operation"], json=message["request"]).get_json()
+    if mode == "log":
+        with open(n, "a") as log:
+            log.write(message["operation"] + "\\n")
+    if mode == "slow" and seq == 1:
+        time.sleep(float(n))
+    response = client.post(message["operation"], json=message["request"])
+    answer = response.get_json()
     if mode == "drop-excuse" and answer.get("reason") == "follow":
         answer["legal"] = [card for card in answer["legal"] if card != "EX"]
     if mode == "flip-validity" and "tricks" in answer:
@@ -72,8 +78,24 @@ for line in sys.stdin:
     if mode == "odd-evaluation" and "tricks" in answer:
         answer.update(score=5, ruling=[], tricks=[{{"leader": 0, "cards": ["KS"]}}])
     reply = {{"seq": seq + (mode == "wrong-seq" and seq == int(n)), "answer": answer}}
+    if response.status_code != 200:
+        reply = {{"seq": seq, "refused": {{"status": response.status_code, "errors": answer["errors"]}}}}
     if mode == "error" and seq == int(n):
         reply = {{"seq": seq, "error": "not implemented yet"}}
+    if mode == "skip" and message["operation"] != "/v1/tricks/legal-cards":
+        reply = {{"seq": seq, "skipped": True, **({{"message": n}} if n else {{}})}}
+    if mode == "refuse-all":
+        reply = {{"seq": seq, "refused": {{"status": 422, "errors": [{{"pointer": "/players", "message": "No."}}]}}}}
+    if mode == "answer-all":
+        reply = {{"seq": seq, "answer": answer}}
+    if mode == "refuse-at-root" and "refused" in reply:
+        reply["refused"]["errors"] = [{{"pointer": ""}}]
+    if mode == "refuse-500" and "refused" in reply:
+        reply["refused"]["status"] = 500
+    if mode == "refuse-without-status" and "refused" in reply:
+        reply["refused"] = {{"errors": [{{"pointer": e["pointer"]}} for e in reply["refused"]["errors"]]}}
+    if mode == "odd-refusal" and "refused" in reply:
+        reply["refused"] = {{"status": "422", "errors": "/hand"}}
     text = "Ready." if mode == "garbage" and seq == int(n) else json.dumps(reply)
     protocol.write(text + "\\n")
     protocol.flush()
@@ -369,6 +391,219 @@ def test_tags_select_and_skip(kit: Path, tmp_path: Path, capsys: pytest.CaptureF
     assert "no case of the kit has the tag 'exucse'" in err
 
 
+def test_operations_and_case_ids_select(
+    kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "operations.log"
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake(f"log={log}"), "--operation", "legal-cards")
+    assert status == 0, out + err
+    assert summary(out) == {"cases": 5, "passed": 5, "failed": 0, "skipped": 0}
+    assert log.read_text().splitlines() == [LEGAL] * 5  # only legal-card cases are sent
+
+    # Repeated: any of them; with --tag and --case, every filter applies.
+    status, out, _ = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "winner", "--operation", "score", "--quiet"
+    )
+    assert (status, summary(out)["cases"]) == (0, 5)
+    status, out, _ = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "legal-cards", "--tag", "excuse", "--quiet"
+    )
+    assert (status, summary(out)["cases"]) == (0, 3)
+    status, out, _ = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--quiet",
+                                 "--case", "legal-cards/trumps/*", "--case", "score/marks/002")  # fmt: skip
+    assert (status, summary(out)["cases"]) == (0, 3)
+    assert set(by_operation(out)) == {LEGAL, SCORE}
+
+    # An operation the kit does not have is a usage error naming those it has.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "tricks")
+    assert (status, out) == (2, "")
+    assert "argument --operation: invalid choice: 'tricks' (choose from 'legal-cards', 'winner', 'score'," in err
+    # A glob no id matches is a typo, as an unknown tag is.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--case", "evaluate/rulings/*")
+    assert (status, out) == (2, "")
+    assert "no case of the kit has an id matching 'evaluate/rulings/*'" in err
+
+
+def test_a_run_that_checks_nothing_fails(kit: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    skip_every_size = ("--skip-tag", "three-players", "--skip-tag", "four-players", "--skip-tag", "five-players")
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, *skip_every_size, "--junit", junit, "--report", report
+    )
+    said = "no case was checked (all 12 cases selected were skipped): a run that checks nothing fails"
+    assert status == 1
+    assert summary(out) == {"cases": 12, "passed": 0, "failed": 0, "skipped": 12}
+    assert err == f"tarot-rules: {said}\n"
+    cases = junit_cases(junit)
+    failure = cases["nothing-checked"].find("failure")
+    assert failure is not None and failure.get("message") == said and failure.get("type") == "nothing-checked"
+    assert ET.parse(junit).getroot().get("failures") == "1"
+    text = report.read_text()
+    assert text.startswith("# Conformance kit: failed\n\n12 cases: 0 passed, 0 failed, 12 skipped.\n")
+    assert "\n**No case was checked: all 12 cases selected were skipped.**\n" in text
+
+    # Filters that select nothing together: the same failure, and the implementation is never asked.
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--operation", "winner", "--tag", "golden", "--junit", junit
+    )
+    assert status == 1
+    assert summary(out) == {"cases": 0, "passed": 0, "failed": 0, "skipped": 0}
+    assert "no case was checked (no case of the kit is selected by the --operation, --case and --tag given" in err
+    assert set(junit_cases(junit)) == {"nothing-checked"}
+
+
+def test_the_timeout(kit: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    for value in ("0", "-1", "nan", "inf", "soon"):
+        status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--timeout", value)
+        assert (status, out) == (2, "")
+        assert f"argument --timeout: not a positive number of seconds: {value}" in err
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake("slow=3"), "--timeout", "0.5")
+    assert status == 1
+    assert summary(out) == {"cases": 12, "passed": 0, "failed": 12, "skipped": 0}
+    assert "tarot-rules: the harness did not answer request 1 within 0.5 s; the remaining cases fail" in err
+    status, out, _ = conformance(capsys, "--help")
+    assert status == 0 and "--timeout SECONDS" in out and "(--harness); default 30" in " ".join(out.split())
+
+
+def test_a_harness_may_skip_cases(kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    reason = "this engine knows only which cards are legal"
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", fake(f"skip={reason}"), "--junit", junit, "--report", report,
+        "--skip-tag", "golden=slow",
+    )  # fmt: skip
+    assert status == 0, out + err
+    assert summary(out) == {"cases": 12, "passed": 5, "failed": 0, "skipped": 7}
+    assert by_operation(out)[WINNER] == [3, 0, 0, 3]
+    # Grouped by reason, as the skips of --skip-tag are.
+    assert f"  the implementation (5): {reason}" in out.splitlines()
+    assert "  golden (2): slow" in out.splitlines()
+    skipped = {name: case.find("skipped") for name, case in junit_cases(junit).items()}
+    messages = {element.get("message") for element in skipped.values() if element is not None}
+    assert messages == {reason, "slow"}
+    assert sum(element is not None for element in skipped.values()) == 7
+    lines = report.read_text().splitlines()
+    assert f"| *the implementation* | 5 | {reason} |" in lines
+    assert "| **total** | 12 | 5 | 0 | 7 |" in lines
+
+    # Without a reason; and skipping every case is checking nothing.
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", fake("skip"), "--operation", "winner")
+    assert status == 1
+    assert "  the implementation (3): skipped by the implementation, without a reason" in out.splitlines()
+    assert "no case was checked (all 3 cases selected were skipped)" in err
+
+
+# Requests the app refuses, each with the pointers a refusal must locate (at them or within them).
+REFUSALS: list[tuple[str, dict[str, Any], list[str]]] = [
+    (LEGAL, {"players": 4, "hand": ["KS", "1S", "KS", "EX"], "trick": ["QS"]}, ["/hand"]),
+    (LEGAL, {"players": 4, "hand": ["KS", "22T"], "trick": ["QS"]}, ["/hand/1"]),
+    (WINNER, {"players": 4, "leader": 4, "cards": ["QS"]}, ["/leader"]),
+    (SCORE, {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2, "partner": 1}, ["/partner"]),
+]
+
+
+def refusal_kit(directory: Path) -> Path:
+    """Four refusal cases, and one case answered (legal cards, as in the kit above)."""
+    client = create_app({"TESTING": True}).test_client()
+    cases = []
+    for i, (operation, request, pointers) in enumerate(REFUSALS, 1):
+        status = client.post(operation, json=request).status_code
+        assert status == 422
+        cases.append({
+            "id": f"score/refusals/{i:03d}", "description": "A request refused.", "rules": ["1.5"],
+            "tags": ["four-players", "refusal"], "operation": operation, "request": request,
+            "expect_problem": {"status": status, "pointers": pointers},
+        })  # fmt: skip
+    answered = copy.deepcopy(kit_files()["legal-cards/follow-suit.json"]["cases"][0])
+    cases.append({**answered, "id": "score/refusals/005"})
+    return write_kit(directory, {"score/refusals.json": {"description": "Refusals.", "cases": cases}})
+
+
+def failure_lines(junit: Path) -> dict[str, list[str]]:
+    """Each failed case's failure: its message, then its text less the description."""
+    found = {}
+    for name, case in junit_cases(junit).items():
+        failure = case.find("failure")
+        if failure is not None:
+            found[name] = [failure.get("message") or "", *(failure.text or "").splitlines()[1:]]
+    return found
+
+
+def test_refusals_pass_when_refused_where_expected(
+    tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kit = refusal_kit(tmp_path / "kit")
+    for harness in (FLASK_ADAPTER, fake("refuse-without-status")):
+        status, out, err = conformance(capsys, "--kit", kit, "--harness", harness)
+        assert status == 0, out + err
+        assert summary(out) == {"cases": 5, "passed": 5, "failed": 0, "skipped": 0}
+    with Gunicorn() as server:
+        status, out, err = conformance(capsys, "--kit", kit, "--url", server.base, "--quiet")
+    assert status == 0, out + err
+    assert summary(out)["passed"] == 5
+    # Engines that do not validate their input skip them by their tag.
+    status, out, _ = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--skip-tag", "refusal", "--quiet")
+    assert (status, summary(out)["skipped"]) == (0, 4)
+
+
+@pytest.mark.parametrize(
+    ("mode", "failures"),
+    [
+        (
+            "refuse-at-root",
+            {
+                f"score/refusals/00{i}": [f"/errors: expected {json.dumps(pointers)}, got [\"\"]: no fault located at "
+                                          f"(or within) {pointers[0]}"] * 2
+                for i, (_, _, pointers) in enumerate(REFUSALS, 1)
+            },
+        ),
+        (
+            "refuse-500",
+            {
+                f"score/refusals/00{i}": ["/status: expected 422, got 500: not a refusal (4xx)"] * 2
+                for i in range(1, 5)
+            },
+        ),
+        (
+            "answer-all",
+            {
+                f"score/refusals/00{i}": ["/status: expected 422, got 200: answered where a refusal (any 4xx) is "
+                                          "expected"] * 2
+                for i in range(1, 5)
+            },
+        ),
+        (
+            "refuse-all",
+            {
+                **{
+                    f"score/refusals/00{i}": [f'/errors: expected {json.dumps(pointers)}, got ["/players"]: no fault '
+                                              f"located at (or within) {pointers[0]}"] * 2
+                    for i, (_, _, pointers) in enumerate(REFUSALS, 1)
+                },
+                "score/refusals/005": ["the implementation refused the request (422); /players: No."] * 2,
+            },
+        ),
+        (
+            "odd-refusal",
+            {
+                f"score/refusals/00{i}": [f'the harness refused request {i} with {{"status": "422", "errors": '
+                                          '"/hand"}: a refusal is an object with an optional status (an integer) and '
+                                          "an optional list of errors, each an object with a pointer (a string)"] * 2
+                for i in range(1, 5)
+            },
+        ),
+    ],
+)  # fmt: skip
+def test_refusals_that_are_not_what_the_case_expects(
+    tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str], mode: str, failures: dict[str, list[str]]
+) -> None:
+    kit, junit = refusal_kit(tmp_path / "kit"), tmp_path / "junit.xml"
+    status, out, _ = conformance(capsys, "--kit", kit, "--harness", fake(mode), "--junit", junit)
+    assert status == 1
+    assert summary(out)["failed"] == len(failures)
+    assert failure_lines(junit) == failures
+
+
 def comparison_kit(directory: Path) -> Path:
     """Cases that probe the comparison: pointers that do not resolve, order, numbers, booleans."""
     score = {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}
@@ -466,6 +701,15 @@ def broken(**changes: Any) -> dict[str, Any]:
         (broken(expect={"won": True}), "case 2 (score/broken/002): 'won' in 'expect' is not a JSON pointer"),
         (broken(unordered=["/scores"]), "the unordered pointer '/scores' is not one of those in 'expect'"),
         (broken(id="score/broken/001"), "case 2: the id 'score/broken/001' is already that of a case in"),
+        (broken(expect_problem={"status": 422, "pointers": ["/points"]}), "'expect_problem' goes without 'expect'"),
+        (
+            broken(expect=None, expect_problem={"status": 200, "pointers": ["/points"]}),
+            "the field 'expect_problem' is missing or not an object with a 4xx status and a non-empty list",
+        ),
+        (
+            broken(expect=None, expect_problem={"status": 422, "pointers": ["points"]}),
+            "'points' in 'expect_problem' is not a JSON pointer",
+        ),
     ],
 )
 def test_a_broken_case_file_stops_the_run(

@@ -2,9 +2,10 @@
 
 The kit is written by its generator, conformance/generator; these tests hold the committed files to the
 case-file schema and the rulebook, check that together they cover every section, verdict code,
-table size and variant flag, and pose every case to the service in process. The pointer and
-comparison logic is the format's own (RFC 6901, numbers by value, multisets for
-``unordered``), written here again so that the runner is not what tests the kit.
+table size and variant flag, and pose every case to the service in process: a case's answer
+holds its expectations, a refusal case's request is refused with a fault located at (or within)
+each of its pointers. The pointer and comparison logic is the format's own (RFC 6901, numbers by
+value, multisets for ``unordered``), written here again so that the runner is not what tests the kit.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ SCHEMA = json.loads((KIT / "case-file.schema.json").read_text(encoding="utf-8"))
 FILES = sorted((KIT / "cases").rglob("*.json"))
 CONTENT = {path: json.loads(path.read_text(encoding="utf-8")) for path in FILES}
 CASES = [(path, case) for path, content in CONTENT.items() for case in content["cases"]]
+ANSWERED = [(path, case) for path, case in CASES if "expect" in case]
+REFUSED = [(path, case) for path, case in CASES if "expect_problem" in case]
 OPERATIONS = {
     "/v1/tricks/legal-cards": "legal-cards",
     "/v1/tricks/winner": "winner",
@@ -95,7 +98,7 @@ def test_case_file_follows_the_schema(path: Path) -> None:
 def test_the_schema_is_valid_and_strict() -> None:
     Draft202012Validator.check_schema(SCHEMA)
     validator = Draft202012Validator(SCHEMA)
-    case = CASES[0][1]
+    case = ANSWERED[0][1]
     good = {"description": "x", "cases": [case]}
     assert validator.is_valid(good)
     spoilt = [
@@ -115,6 +118,23 @@ def test_the_schema_is_valid_and_strict() -> None:
         assert validator.is_valid(bad), "the copy is valid before it is spoilt"
         spoil(bad["cases"][0])
         assert not validator.is_valid(bad), name
+    refusal = {**REFUSED[0][1], "id": "legal-cards/x/001", "operation": "/v1/tricks/legal-cards"}
+    assert validator.is_valid({"description": "x", "cases": [refusal]})
+    spoilt_refusals = [
+        ("an answer expected too", lambda c: c.update(expect={"/legal": []})),
+        ("unordered without expect", lambda c: c.update(unordered=["/legal"])),
+        ("no refusal tag", lambda c: c.update(tags=["four-players"])),
+        ("not a 4xx", lambda c: c["expect_problem"].update(status=500)),
+        ("no pointer", lambda c: c["expect_problem"].update(pointers=[])),
+        ("the whole request", lambda c: c["expect_problem"].update(pointers=[""])),
+        ("an error code expected", lambda c: c["expect_problem"].update(codes=["unknown_card"])),
+        ("neither answer nor refusal", lambda c: c.pop("expect_problem")),
+    ]
+    for name, spoil in spoilt_refusals:
+        bad = copy.deepcopy(refusal)
+        spoil(bad)
+        assert not validator.is_valid({"description": "x", "cases": [bad]}), name
+    assert not validator.is_valid({**good, "cases": [{**case, "tags": ["four-players", "refusal"]}]})
     for code in ViolationCode:
         assert validator.is_valid({**good, "cases": [{**case, "tags": [f"violation:{code}"]}]}), code
     for reason in RedealReason:
@@ -143,7 +163,7 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     cited = {s.split(".")[0] for _, case in CASES for s in case["rules"]}
     assert {str(n) for n in range(1, 10)} <= cited
     tags = {t for _, case in CASES for t in case["tags"]}
-    expected = [case["expect"] for _, case in CASES]
+    expected = [case["expect"] for _, case in ANSWERED]
     assert {f"violation:{code}" for code in ViolationCode} <= tags
     assert {e.get("/violations/0/code") for e in expected} >= set(ViolationCode)
     assert {f"redeal:{reason}" for reason in RedealReason} <= tags
@@ -154,7 +174,13 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     assert {"golden", "generated"} <= tags
 
 
-@pytest.mark.parametrize(("path", "case"), CASES, ids=[case_id(c) for c in CASES])
+def test_every_operation_has_cases_that_expect_a_refusal() -> None:
+    refusals = Counter(case["operation"] for _, case in REFUSED)
+    assert set(refusals) == set(OPERATIONS)
+    assert all(3 <= n <= 10 for n in refusals.values()), refusals
+
+
+@pytest.mark.parametrize(("path", "case"), ANSWERED, ids=[case_id(c) for c in ANSWERED])
 def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     request = case["request"]
     # The tags the request decides: the table size, and each flag set to a non-default value.
@@ -177,6 +203,29 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
         assert codes == {t for t in case["tags"] if t.startswith("violation:")}
         redeal = {f"redeal:{answer['redeal_reason']}"} if answer["redeal_reason"] else set()
         assert redeal == {t for t in case["tags"] if t.startswith("redeal:")}
+
+
+def located(expected: str, found: list[str]) -> bool:
+    """A fault at the pointer ``expected``, or within it."""
+    return any(pointer == expected or pointer.startswith(expected + "/") for pointer in found)
+
+
+@pytest.mark.parametrize(("path", "case"), REFUSED, ids=[case_id(c) for c in REFUSED])
+def test_refusal_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
+    request = case["request"]
+    rules = request.get("rules") or {}
+    flags = {name for name, default in FLAGS.items() if name in rules and rules[name] != default}
+    assert PLAYER_TAGS[request["players"]] in case["tags"] and "refusal" in case["tags"]
+    assert flags == set(case["tags"]) & set(FLAGS)
+
+    response = app.test_client().post(case["operation"], json=request)
+    expected = case["expect_problem"]
+    assert response.status_code == expected["status"], response.get_json()
+    problem = response.get_json()
+    assert response.mimetype == "application/problem+json"
+    found = [error["pointer"] for error in problem["errors"]]
+    for pointer in expected["pointers"]:
+        assert located(pointer, found), (pointer, found)
 
 
 def test_the_generator_reproduces_the_files() -> None:

@@ -1,7 +1,8 @@
 """The worked adapter of the kit's line protocol: this service's own Flask app, in process.
 
 From the repository root: ``tarot-rules conformance --harness "python conformance/adapters/flask_app.py"``.
-An adapter for another implementation does the same: read a request per line, answer it on one line.
+An adapter for another implementation does the same: read a request per line, answer it on one line
+(the answer; a refusal, with the faults located; or an error).
 """
 
 import json
@@ -20,10 +21,14 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         response = client.post(message["operation"], json=message["request"])
+        problem = response.get_json(silent=True) or {}
         if response.status_code == 200:
             reply = {"seq": message["seq"], "answer": response.get_json()}
+        elif 400 <= response.status_code < 500:
+            # A request the rules refuse: the faults located, as the problem document lists them.
+            refused = {"status": response.status_code, "errors": problem.get("errors", [])}
+            reply = {"seq": message["seq"], "refused": refused}
         else:
-            problem = response.get_json(silent=True) or {}
             faults = [f"{e.get('pointer')}: {e.get('message')}" for e in problem.get("errors", [])]
             error = "; ".join([f"{response.status}: {problem.get('detail')}", *faults])
             reply = {"seq": message["seq"], "error": error}

@@ -22,6 +22,7 @@ from .golden import golden_cases
 from .legal import legal_cases
 from .playing import first_lead_cases, play_fault_cases
 from .progress import in_progress_cases
+from .refusals import refusal_cases
 from .rulings import ruling_cases
 from .score import score_cases
 from .service import ServiceError
@@ -53,6 +54,7 @@ def build() -> Kit:
     golden_cases(kit)
     generated_cases(kit)
     game_cases(kit)
+    refusal_cases(kit)
     return kit
 
 

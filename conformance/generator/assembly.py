@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.cli.casefiles import json_equal, resolve, same_elements
+from service.cli.casefiles import json_equal, locates, resolve, same_elements
 from service.cli.outcome import MISSING
 
 from . import service
@@ -25,6 +25,8 @@ CASES_DIR = ROOT / "conformance" / "v1" / "cases"
 
 CaseRow = tuple[int, str, list[str], list[str], Json, dict[str, Json]]
 """A curated case as a row of its topic's table: number, description, sections, tags, request, want."""
+REFUSAL_TAG = "refusal"
+"""The tag of every case that expects a refusal: an engine that does not check its input skips it."""
 
 HELD_BACK: dict[str, str] = {}
 """Cases whose rulebook verdict the service does not give yet: left out of the kit, their
@@ -131,6 +133,40 @@ class Kit:
             case["unordered"] = unordered
         topic.cases[number] = case
         return answer
+
+    def add_refusal(
+        self,
+        topic: Topic,
+        number: int,
+        description: str,
+        rules: list[str],
+        tags: Iterable[str],
+        request: Json,
+        pointers: list[str],
+        *,
+        sound: Json,
+    ) -> None:
+        """One case of a request the rules refuse: ``sound``, which the service answers, spoilt in
+        one place. The service must refuse it with a 4xx locating a fault at, or within, each
+        of ``pointers`` (chosen so that any engine may locate it: ``/hand``, not the second of
+        two equal cards)."""
+        case_id = f"{topic.operation}/{topic.name}/{number:03d}"
+        if number in topic.cases:
+            raise KitError(f"{case_id} used twice")
+        self.answer(topic.operation, sound)  # refused (ServiceError): the request was not sound before it was spoilt
+        status, located = service.refusal(topic.operation, request)
+        missing = [p for p in pointers if not any(locates(p, found) for found in located)]
+        if not 400 <= status < 500 or missing or not pointers:
+            raise KitError(f"{case_id}: the service refuses it with {status} at {located}, not at {pointers}")
+        topic.cases[number] = {
+            "id": case_id,
+            "description": description,
+            "rules": list(dict.fromkeys(rules)),
+            "tags": sorted({*tags, REFUSAL_TAG} | topic.checks.tags(request, None)),
+            "operation": OPERATIONS[topic.operation].path,
+            "request": request,
+            "expect_problem": {"status": status, "pointers": pointers},
+        }
 
     def add_rows(self, topic: Topic, rows: Iterable[CaseRow]) -> None:
         """The cases of a table, each as :meth:`add` makes it."""

@@ -22,6 +22,16 @@ class ServiceError(Exception):
     """The service refused a request the kit built: a fault of the kit's building, or of the service."""
 
 
+def refusal(operation: str, request: Any) -> tuple[int, list[str]]:
+    """The status and the faults' pointers of the service's refusal of ``request``; :class:`ServiceError`
+    when it answers it."""
+    try:
+        OPERATIONS[operation].respond(request)
+    except ProblemError as exc:
+        return exc.status, [e.pointer for e in exc.errors]
+    raise ServiceError(f"{operation}: answered, where a refusal is expected, {json.dumps(request)}")
+
+
 def answer(operation: str, request: Any) -> Any:
     """The service's answer (JSON) to ``request`` posed to ``operation`` (a key of OPERATIONS)."""
     try:

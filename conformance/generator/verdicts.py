@@ -157,6 +157,9 @@ def evaluate_tags(request: Json, answer: Json) -> set[str]:
     return tags
 
 
+REFUSED = Checks(fixed_pointers(), lambda request, answer: {})
+"""The checks of a topic of refusals: there is no answer to read, only the tags its requests decide."""
+
 CHECKS: dict[str, Checks] = {
     "legal-cards": Checks(fixed_pointers("/legal", "/reason"), legal_reference),
     "winner": Checks(

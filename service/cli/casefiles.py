@@ -3,14 +3,17 @@
 A kit is a directory whose ``cases/**/*.json`` files each hold a ``description`` and a list of
 ``cases`` (the format is described in ``conformance/README.md``). Each case poses one request
 to one operation and states, per JSON pointer (RFC 6901) into the 200 answer, the value that
-must be there. :func:`load_kit` reads them all or raises :class:`~.errors.CommandError` naming
-the file and the case at fault; :func:`compare` lists where an answer differs from a case.
+must be there (``expect``); or, for a request the rules refuse, the problem expected instead
+(``expect_problem``: a 4xx locating a fault at each of its pointers). :func:`load_kit` reads
+them all or raises :class:`~.errors.CommandError` naming the file and the case at fault;
+:func:`compare` lists where an answer differs from a case, :func:`compare_refusal` where a
+refusal does.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -28,6 +31,15 @@ _POINTER = re.compile(r"(/([^~/]|~[01])*)*")
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
+class ExpectedProblem(NamedTuple):
+    """What a refusal case expects: a refusal, and the faults it locates."""
+
+    status: int
+    """The status this service refuses the request with; any 4xx passes (400 or 422 is a matter of style)."""
+    pointers: tuple[str, ...]
+    """Each must locate a fault of the refusal: an error's pointer is it, or within it."""
+
+
 class Case(NamedTuple):
     file: str
     """The case file's path relative to the kit, with / separators."""
@@ -40,7 +52,10 @@ class Case(NamedTuple):
     operation: str
     request: Any
     expect: dict[str, Any]
+    """Empty for a refusal case."""
     unordered: frozenset[str]
+    expect_problem: ExpectedProblem | None = None
+    """A refusal case's expected problem."""
 
 
 class CaseFile(NamedTuple):
@@ -110,6 +125,7 @@ def _kind(field: str) -> str:
         "operation": say("kit.kind.operation"),
         "request": say("kit.kind.object"),
         "expect": say("kit.kind.object"),
+        "expect_problem": say("kit.kind.problem"),
     }
     return kinds[field]
 
@@ -134,18 +150,23 @@ def _case(path: Path, name: str, number: int, raw: Any) -> Case:
         ("tags", _strings),
         ("operation", lambda v: isinstance(v, str) and v.startswith("/")),
         ("request", lambda v: isinstance(v, dict)),
-        ("expect", lambda v: isinstance(v, dict)),
+        # A case expects an answer, or a refusal (and then nothing else).
+        ("expect", lambda v: isinstance(v, dict)) if "expect_problem" not in raw else ("expect_problem", _problem),
     )
     for field, valid in checks:
         if field not in raw or not valid(raw[field]):
             raise fault(field)
+    if "expect_problem" in raw and ("expect" in raw or "unordered" in raw):
+        raise CommandError(say("kit.answer_or_refusal", path=str(path), case=where))
     unordered = raw.get("unordered", [])
     if not _strings(unordered):
         raise fault("unordered")
-    expect: dict[str, Any] = raw["expect"]
-    if not expect:
+    expect: dict[str, Any] = raw.get("expect", {})
+    if not expect and "expect_problem" not in raw:
         raise CommandError(say("kit.empty_expect", path=str(path), case=where))
-    for field, pointers in (("expect", list(expect)), ("unordered", unordered)):
+    problem = raw.get("expect_problem")
+    located = problem["pointers"] if problem is not None else []
+    for field, pointers in (("expect", list(expect)), ("unordered", unordered), ("expect_problem", located)):
         for pointer in pointers:
             if not _POINTER.fullmatch(pointer):
                 raise CommandError(say("kit.bad_pointer", path=str(path), case=where, pointer=pointer, field=field))
@@ -167,6 +188,22 @@ def _case(path: Path, name: str, number: int, raw: Any) -> Case:
         request=raw["request"],
         expect=expect,
         unordered=frozenset(unordered),
+        expect_problem=None if problem is None else ExpectedProblem(problem["status"], tuple(problem["pointers"])),
+    )
+
+
+def _problem(value: Any) -> bool:
+    """An expected problem: a 4xx status, and a non-empty list of pointers, none the whole request."""
+    if not isinstance(value, dict) or set(value) != {"status", "pointers"}:
+        return False
+    status, pointers = value["status"], value["pointers"]
+    return (
+        isinstance(status, int)
+        and not isinstance(status, bool)
+        and 400 <= status < 500
+        and _strings(pointers)
+        and len(pointers) > 0
+        and "" not in pointers
     )
 
 
@@ -241,3 +278,23 @@ def compare(case: Case, answer: Any) -> list[Difference]:
         elif not json_equal(expected, got):
             differences.append(Difference(pointer, expected, got, unordered))
     return differences
+
+
+def locates(expected: str, found: str) -> bool:
+    """Whether a fault found at ``found`` locates the ``expected`` pointer: it is that pointer, or within it."""
+    return found == expected or found.startswith(expected + "/")
+
+
+def compare_refusal(case: Case, status: int | None, pointers: Sequence[str]) -> list[Difference]:
+    """Where a refusal of ``status`` (None: a harness's, without one; 200: an answer) locating
+    faults at ``pointers`` differs from the refusal ``case`` expects; empty when it passes."""
+    expected = case.expect_problem
+    assert expected is not None
+    if status is not None and not 400 <= status < 500:
+        why = say("kit.answered") if status == 200 else say("kit.not_a_refusal")
+        return [Difference("/status", expected.status, status, why=why)]
+    missing = [p for p in expected.pointers if not any(locates(p, found) for found in pointers)]
+    if missing:
+        why = say("kit.not_located", pointers=", ".join(missing))
+        return [Difference("/errors", list(expected.pointers), list(pointers), why=why)]
+    return []

@@ -5,24 +5,28 @@ Each case of the kit (see :mod:`.casefiles`) poses its request to the implementa
 speaking the kit's line protocol on its standard input and output (``--harness``), and compares
 the answer with the case's expectations (:mod:`.conformance_run`). It prints a summary and the
 failures, can write a JUnit report, a Markdown summary and an HTML page
-(:mod:`.conformance_report`), and exits 0 when no case failed, 1 when some did, 2 when the kit
-could not be read or the implementation not reached.
+(:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
+failed or none was checked (none selected, or every one skipped: a CI job must not pass on
+nothing), 2 when the kit could not be read or the implementation not reached.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from service.contract.operations import IN_THE_KIT
+
 from .casefiles import default_kit, load_kit
 from .client import url_argument
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
 from .conformance_run import Summary, run_cases, select
-from .errors import CommandError
-from .implementations import Harness, Implementation, Service
+from .errors import PROG, CommandError
+from .implementations import TIMEOUT, Harness, Implementation, Service
 from .words import say
 
 
@@ -31,6 +35,17 @@ def skip_tag(text: str) -> tuple[str, str]:
     if not tag:
         raise argparse.ArgumentTypeError(say("conformance.empty_tag", value=text))
     return tag, why or say("conformance.skipped_by", tag=tag)
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds, as an argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(say("conformance.not_seconds", value=text))
+    return value
 
 
 def add_parser(commands: Any) -> None:
@@ -42,6 +57,15 @@ def add_parser(commands: Any) -> None:
     implementation = parser.add_mutually_exclusive_group(required=True)
     implementation.add_argument("--url", type=url_argument, help=say("conformance.help.url"))
     implementation.add_argument("--harness", metavar="COMMAND", help=say("conformance.help.harness"))
+    parser.add_argument(
+        "--operation",
+        action="append",
+        default=[],
+        choices=list(IN_THE_KIT),
+        metavar="NAME",
+        help=say("conformance.help.operation", names=", ".join(IN_THE_KIT)),
+    )
+    parser.add_argument("--case", action="append", default=[], metavar="ID-GLOB", help=say("conformance.help.case"))
     parser.add_argument("--tag", action="append", default=[], metavar="T", help=say("conformance.help.tag"))
     parser.add_argument(
         "--skip-tag",
@@ -50,6 +74,13 @@ def add_parser(commands: Any) -> None:
         default=[],
         metavar="T[=REASON]",
         help=say("conformance.help.skip_tag"),
+    )
+    parser.add_argument(
+        "--timeout",
+        type=seconds,
+        default=TIMEOUT,
+        metavar="SECONDS",
+        help=say("conformance.help.timeout", seconds=round(TIMEOUT)),
     )
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
@@ -68,24 +99,26 @@ def _check_writable(path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files = load_kit(args.kit if args.kit is not None else default_kit())
-    cases = select(files, args.tag, args.skip_tag)
+    cases = select(files, args.tag, args.skip_tag, args.operation, args.case)
     for path in (args.junit, args.report, args.html):
         if path is not None:
             _check_writable(path)
     implementation: Implementation
     if args.url is not None:
-        implementation = Service(args.url)
+        implementation = Service(args.url, args.timeout)
         described = say("conformance.report.target_url", url=code(args.url.url))
     else:
-        implementation = Harness(args.harness)
+        implementation = Harness(args.harness, args.timeout)
         described = say("conformance.report.target_harness", command=code(args.harness))
     try:
         ran = run_cases(files, cases, args.skip_tag, implementation)
     finally:
         implementation.close()
     summary = Summary.of(ran)
+    why = summary.nothing_checked()
+    nothing = None if why is None else say("conformance.nothing_checked", reason=why)
     if args.junit is not None:
-        write_junit(args.junit, files, ran)
+        write_junit(args.junit, files, ran, nothing)
     if args.html is not None:
         write_html(args.html, files, ran)
     if args.report is not None:
@@ -93,4 +126,7 @@ def run(args: argparse.Namespace) -> int:
     print_summary(summary, sys.stdout)
     if not args.quiet:
         print_details(summary, sys.stdout)
+    if nothing is not None:
+        print(say("cli.failed", prog=PROG, message=nothing), file=sys.stderr)
+        return 1
     return 1 if summary.total.failed else 0

@@ -2,7 +2,8 @@
 JUnit report, a Markdown summary, the HTML page).
 
 Each failure is told by its first difference (where the answer is not what the case expects),
-or why the implementation gave no answer, with the root faults the answer itself lists.
+or why the implementation gave no answer, with the root faults the answer itself lists. A run
+that checked no case says so in each report.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from .casefiles import CaseFile
-from .conformance_run import Counts, Ran, Summary
+from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Ran, Summary
 from .errors import CommandError, reason
 from .faults import details
 from .faults import summary as faults_summary
@@ -83,11 +84,16 @@ def print_summary(summary: Summary, out: IO[str]) -> None:
         print(f"{operation:<{width}}" + "".join(f"{number(v):>{column}}" for v in _counts(counts)), file=out)
 
 
+def _skipper(tag: str) -> str:
+    """What skipped cases: the tag given with --skip-tag, or the implementation."""
+    return say("conformance.skipped_by_implementation") if tag == BY_THE_IMPLEMENTATION else tag
+
+
 def print_details(summary: Summary, out: IO[str]) -> None:
     if summary.skips:
         print("\n" + say("conformance.skips"), file=out)
         for (tag, why), count in summary.skips.items():
-            print("  " + labelled(f"{tag} ({number(count)})", why), file=out)
+            print("  " + labelled(f"{_skipper(tag)} ({number(count)})", why), file=out)
     if not summary.failures and not summary.unasked:
         return
     print("\n" + say("conformance.failures"), file=out)
@@ -125,12 +131,15 @@ def junit_case(outcome: Outcome) -> TestCase:
     return TestCase(outcome.file_no, name, Status.FAILED, message, kind, text, outcome.seconds)
 
 
-def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
-    """One suite per case file, one test case per case run or skipped."""
+def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], nothing: str | None = None) -> None:
+    """One suite per case file, one test case per case run or skipped; and a failed one saying
+    ``nothing``, if given (that no case was checked, and why)."""
     report = JUnitReport(path, JUNIT_NAME, "conformance", [f.path for f in files])
     try:
         for _, outcome in ran:
             report.add(junit_case(outcome))
+        if nothing is not None:
+            report.nothing_checked(nothing)
         report.write()
     finally:
         report.close()
@@ -162,7 +171,9 @@ def _count_row(label: str, counts: Counts) -> list[str]:
 
 def markdown(summary: Summary, implementation: str) -> str:
     total = summary.total
-    verdict = say("conformance.report.failed") if total.failed else say("conformance.report.passed")
+    nothing = summary.nothing_checked()
+    failed = total.failed or nothing is not None
+    verdict = say("conformance.report.failed") if failed else say("conformance.report.passed")
     totals = say(
         "conformance.report.totals",
         cases=say("conformance.report.cases", total.cases),
@@ -178,6 +189,8 @@ def markdown(summary: Summary, implementation: str) -> str:
     )
     none = say("conformance.report.none")
     lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
+    if nothing is not None:
+        lines += [f"**{say('conformance.report.nothing_checked', reason=nothing)}**", ""]
     lines += ["## " + say("conformance.report.by_operation"), ""]
     rows = [_count_row(code(op), counts) for op, counts in summary.operations.items()]
     rows.append(_count_row(f"**{say('conformance.report.total')}**", total))
@@ -195,7 +208,10 @@ def markdown(summary: Summary, implementation: str) -> str:
             say("conformance.report.header.cases"),
             say("conformance.report.header.reason"),
         )
-        rows = [[code(tag), number(count), why] for (tag, why), count in summary.skips.items()]
+        rows = [
+            [f"*{_skipper(tag)}*" if tag == BY_THE_IMPLEMENTATION else code(tag), number(count), why]
+            for (tag, why), count in summary.skips.items()
+        ]
         lines += _table(headers, rows, 0)
     lines += ["", "## " + say("conformance.report.failures"), ""]
     if summary.failures or summary.unasked:

@@ -1,9 +1,13 @@
 """A conformance run: the cases selected, each posed to the implementation, and the counts.
 
-Each case's :class:`~.outcome.Outcome` says whether the implementation's answer holds what the
-case expects (:func:`~.casefiles.compare`), with the answer's own faults and what a page draws
-of it when it does not; a case skipped by a tag is not posed; once the implementation is gone,
-the remaining cases fail unasked. :class:`Summary` counts them by operation and by tag.
+The cases are selected by operation, id, and tag (:func:`select`). Each case's
+:class:`~.outcome.Outcome` says whether the implementation's answer holds what the case expects
+(:func:`~.casefiles.compare`), or its refusal what the case's problem expects
+(:func:`~.casefiles.compare_refusal`), with the answer's own faults and what a page draws of it
+when it does not; a case skipped by a tag is not posed, one the implementation skips is
+skipped with its reason; once the implementation is gone, the remaining cases fail unasked.
+:class:`Summary` counts them by operation and by tag; a run that checked no case says why
+(:meth:`Summary.nothing_checked`).
 """
 
 from __future__ import annotations
@@ -11,16 +15,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from time import perf_counter
 from typing import Any
 
 from service.contract.operations import IN_THE_KIT
 
-from .casefiles import Case, CaseFile, compare
+from .casefiles import Case, CaseFile, compare, compare_refusal
 from .errors import PROG, CommandError, warn
 from .faults import faults_of
-from .implementations import GoneError, Implementation, NoAnswerError
-from .outcome import Outcome, Status, drawing
+from .implementations import GoneError, Implementation, NoAnswerError, RefusedError, SkippedError
+from .outcome import Difference, Outcome, Status, drawing
 from .words import say
 
 ORDER = [op.path for op in IN_THE_KIT.values()]
@@ -30,8 +35,20 @@ Ran = tuple[Case, Outcome]
 """A case and its outcome."""
 
 
-def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple[str, str]]) -> list[Case]:
-    """The cases with every tag of ``tags``, in kit order; a tag no case has is an error (a typo, surely)."""
+BY_THE_IMPLEMENTATION = ""
+"""The tag of a skip the implementation asked for (a skip's tag names what skipped it; it has none)."""
+
+
+def select(
+    files: Sequence[CaseFile],
+    tags: Sequence[str],
+    skips: Sequence[tuple[str, str]],
+    operations: Sequence[str] = (),
+    globs: Sequence[str] = (),
+) -> list[Case]:
+    """The cases, in kit order, of one of ``operations`` (the kit's names: all when none), whose id
+    matches one of ``globs`` (all when none) and with every tag of ``tags``; a tag no case has,
+    or a glob that matches no id, is an error (a typo, surely)."""
     known = {tag for f in files for case in f.cases for tag in case.tags}
     for tag in tags:
         if tag not in known:
@@ -39,10 +56,19 @@ def select(files: Sequence[CaseFile], tags: Sequence[str], skips: Sequence[tuple
     for tag, _ in skips:
         if tag not in known:
             warn(say("conformance.unused_skip_tag", tag=tag))
-    selected = [case for f in files for case in f.cases if all(tag in case.tags for tag in tags)]
-    if not selected:
-        warn(say("conformance.nothing_selected"))
-    return selected
+    ids = [case.id for f in files for case in f.cases]
+    for glob in globs:
+        if not any(fnmatchcase(case_id, glob) for case_id in ids):
+            raise CommandError(say("conformance.unknown_case", glob=glob))
+    paths = {IN_THE_KIT[name].path for name in operations}
+    return [
+        case
+        for f in files
+        for case in f.cases
+        if (not paths or case.operation in paths)
+        and (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
+        and all(tag in case.tags for tag in tags)
+    ]
 
 
 def run_cases(
@@ -63,26 +89,44 @@ def run_cases(
             continue
         started = perf_counter()
         try:
-            answer = implementation.ask(case.operation, case.request)
-        except NoAnswerError as exc:
-            ran.append(outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started))
-            continue
+            ran.append(_posed(case, implementation, outcome))
         except GoneError as exc:
             gone = str(exc)
             print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
             ran.append(outcome(Status.FAILED, note=gone, seconds=perf_counter() - started))
-            continue
-        seconds = perf_counter() - started
-        differences = compare(case, answer)
-        if differences:
-            drawn = drawing(case.request, answer)
-            found = faults_of(answer)
-            ran.append(
-                outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
-            )
-        else:
-            ran.append(outcome(Status.PASSED, seconds=seconds))
     return ran
+
+
+def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ran]) -> Ran:
+    """``case`` posed to the implementation, and its outcome; :class:`GoneError` when it cannot answer any more."""
+    started = perf_counter()
+    try:
+        answer = implementation.ask(case.operation, case.request)
+    except SkippedError as exc:
+        why = str(exc) or say("conformance.skipped_by_harness")
+        return outcome(Status.SKIPPED, skip=(BY_THE_IMPLEMENTATION, why), note=why, seconds=perf_counter() - started)
+    except RefusedError as exc:
+        if case.expect_problem is not None:
+            return _judged(outcome, compare_refusal(case, exc.status, exc.pointers), perf_counter() - started)
+        return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
+    except NoAnswerError as exc:
+        return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
+    seconds = perf_counter() - started
+    if case.expect_problem is not None:  # answered where a refusal is expected
+        return _judged(outcome, compare_refusal(case, 200, ()), seconds)
+    differences = compare(case, answer)
+    if not differences:
+        return outcome(Status.PASSED, seconds=seconds)
+    drawn = drawing(case.request, answer)
+    found = faults_of(answer)
+    return outcome(Status.FAILED, differences=tuple(differences), faults=found, drawing=drawn, seconds=seconds)
+
+
+def _judged(outcome: Callable[..., Ran], differences: Sequence[Difference], seconds: float) -> Ran:
+    """A refusal case's outcome: failed on its differences, else passed."""
+    if differences:
+        return outcome(Status.FAILED, differences=tuple(differences), seconds=seconds)
+    return outcome(Status.PASSED, seconds=seconds)
 
 
 def _outcomes(file_no: int, case: Case) -> Callable[..., Ran]:
@@ -114,7 +158,8 @@ class Summary:
     operations: dict[str, Counts] = field(default_factory=dict)
     tags: dict[str, Counts] = field(default_factory=dict)
     skips: dict[tuple[str, str], int] = field(default_factory=dict)
-    """Cases skipped, by the --skip-tag (tag, reason) that skipped them."""
+    """Cases skipped, by the --skip-tag (tag, reason) that skipped them, or the implementation's
+    reason (:data:`BY_THE_IMPLEMENTATION`, reason)."""
     failures: list[Ran] = field(default_factory=list)
     """The cases that failed once posed."""
     unasked: list[Ran] = field(default_factory=list)
@@ -137,3 +182,11 @@ class Summary:
         summary.operations = {op: summary.operations[op] for op in order}
         summary.tags = dict(sorted(summary.tags.items()))
         return summary
+
+    def nothing_checked(self) -> str | None:
+        """Why the run checked no case (none was selected, or every one skipped); None when it checked some."""
+        if self.total.passed or self.total.failed:
+            return None
+        if not self.total.cases:
+            return say("conformance.nothing_selected")
+        return say("conformance.all_skipped", self.total.skipped)

@@ -4,7 +4,9 @@ A service speaking this one's HTTP API (``--url``: each case POSTed to its opera
 the command's HTTP client), or a program speaking the kit's line protocol on its standard input
 and output (``--harness``: one JSON request a line in, one answer a line out; see
 ``conformance/README.md``). Either answers a case with the 200 answer, or says why there is
-none: :class:`NoAnswerError` for this case, :class:`GoneError` when it cannot answer any more.
+none: :class:`RefusedError` when it refused the request (a 4xx, with the faults it located),
+:class:`SkippedError` when a harness does not implement the case, :class:`NoAnswerError` for
+any other failure of this case, :class:`GoneError` when it cannot answer any more.
 """
 
 from __future__ import annotations
@@ -21,22 +23,39 @@ from typing import Any, Protocol
 
 import orjson
 
-from .client import Client, ServiceUrl, refusal_of
+from .client import Client, Refusal, ServiceUrl, refusal_of
 from .errors import CommandError, reason
-from .words import say
+from .words import labelled, say
 
 TIMEOUT = 30.0
-"""Seconds to wait for a service to connect or answer, or for a harness to answer one request."""
+"""Seconds to wait for a service to connect or answer, or for a harness to answer one request, unless
+``--timeout`` says otherwise."""
 HARNESS_EXIT_SECONDS = 10.0
 """Seconds a harness has to exit once its input is closed, before it is killed."""
 USER_AGENT = "tarot-rules-conformance"
 JSON = "application/json"
 SHOWN_CHARS = 120
 """A harness's line quoted in a message is cut after this many characters."""
+REPLIES = frozenset(("answer", "error", "refused", "skipped"))
+"""The replies of the line protocol: a harness's line holds exactly one."""
 
 
 class NoAnswerError(Exception):
     """The implementation gave no answer to this case (an error, a non-200); ``str()`` says why."""
+
+
+class RefusedError(NoAnswerError):
+    """The implementation refused the request: a 4xx status (None from a harness that gives
+    none) and the pointers of the faults it located; ``str()`` says the refusal for people."""
+
+    def __init__(self, said: str, status: int | None, pointers: tuple[str, ...]) -> None:
+        super().__init__(said)
+        self.status = status
+        self.pointers = pointers
+
+
+class SkippedError(Exception):
+    """The implementation does not implement this case; ``str()`` is its reason, or empty."""
 
 
 class GoneError(Exception):
@@ -45,7 +64,7 @@ class GoneError(Exception):
 
 class Implementation(Protocol):
     def ask(self, operation: str, request: Any) -> Any:
-        """The 200 answer to ``request``; :class:`NoAnswerError` or :class:`GoneError` when there is none."""
+        """The 200 answer to ``request``; one of the errors above when there is none."""
 
     def close(self) -> None: ...
 
@@ -64,12 +83,48 @@ def _shown(raw: bytes) -> str:
     return cut(repr(raw.rstrip(b"\n").decode("utf-8", "replace")), SHOWN_CHARS)
 
 
+def seconds_said(seconds: float) -> int | str:
+    """A number of seconds for a message: a whole number as the language writes it, else as given."""
+    return int(seconds) if seconds.is_integer() else str(seconds)
+
+
+def _well_formed(refusal: Any) -> bool:
+    """A harness's refusal: an object with an optional integer ``status`` and an optional list of
+    ``errors``, each an object with a string ``pointer``."""
+    if not isinstance(refusal, dict):
+        return False
+    status, errors = refusal.get("status"), refusal.get("errors", [])
+    return (status is None or (isinstance(status, int) and not isinstance(status, bool))) and (
+        isinstance(errors, list) and all(isinstance(e, dict) and isinstance(e.get("pointer"), str) for e in errors)
+    )
+
+
+def _refused(seq: int, refusal: Any) -> NoAnswerError:
+    """A harness's refusal as :class:`RefusedError`; one of another shape fails its case."""
+    if not _well_formed(refusal):
+        shown = cut(json_text(refusal), SHOWN_CHARS)
+        return NoAnswerError(say("conformance.harness.bad_refusal", seq=str(seq), refusal=shown))
+    status = refusal.get("status")
+    errors = refusal.get("errors", [])
+    if status is None:
+        said = say("conformance.harness.refused")
+    else:
+        said = say("conformance.harness.refused_status", status=str(status))
+    for error in errors:
+        pointer, message = error["pointer"], error.get("message")
+        if isinstance(message, str) and message:
+            said = say("text.parts", first=said, second=labelled(pointer, message) if pointer else message)
+        elif pointer:
+            said = say("text.parts", first=said, second=pointer)
+    return RefusedError(said, status, tuple(e["pointer"] for e in errors))
+
+
 class Service:
     """A service speaking this one's API, over one kept-alive connection."""
 
-    def __init__(self, where: ServiceUrl) -> None:
+    def __init__(self, where: ServiceUrl, timeout: float = TIMEOUT) -> None:
         self.where = where
-        self.client = Client(where, USER_AGENT, TIMEOUT)
+        self.client = Client(where, USER_AGENT, timeout)
         try:
             self.client.connect()
         except OSError as exc:
@@ -82,15 +137,18 @@ class Service:
         except (OSError, http.client.HTTPException) as exc:
             raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(exc))) from None
         if answer.status != 200:
-            raise NoAnswerError(self._refusal(answer, data))
+            refusal = refusal_of(answer.status, answer.reason, data)
+            said = self._said(refusal)
+            if 400 <= answer.status < 500:
+                raise RefusedError(said, answer.status, tuple(pointer for pointer, _, _ in refusal.errors))
+            raise NoAnswerError(said)
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise NoAnswerError(say("conformance.answer_not_json", reason=str(exc))) from None
 
     @staticmethod
-    def _refusal(answer: http.client.HTTPResponse, data: bytes) -> str:
-        refusal = refusal_of(answer.status, answer.reason, data)
+    def _said(refusal: Refusal) -> str:
         message = say("conformance.refused", status=str(refusal.status), reason=refusal.reason, detail=refusal.detail)
         for located in refusal.located():
             message = say("text.parts", first=message, second=located)
@@ -108,8 +166,9 @@ class Harness:
     shell and whatever it started go together.
     """
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, timeout: float = TIMEOUT) -> None:
         self.command = command
+        self.timeout = timeout
         self.seq = 0
         try:
             self.proc = subprocess.Popen(
@@ -137,16 +196,22 @@ class Harness:
         except OSError:
             self._ended()  # its input is closed: it has exited, or is about to
         try:
-            raw = self.lines.get(timeout=TIMEOUT)
+            raw = self.lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=round(TIMEOUT))) from None
+            seconds = seconds_said(self.timeout)
+            raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=seconds)) from None
         if raw == b"":
             self._ended()
         try:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError:
             raise GoneError(say("conformance.harness.not_json", seq=str(seq), line=_shown(raw))) from None
-        if not isinstance(message, dict) or ("answer" not in message and "error" not in message):
+        # Exactly one reply a line: an answer, an error, a refusal, or a skip (Bowtie's "skipped": true).
+        if (
+            not isinstance(message, dict)
+            or len(REPLIES.intersection(message)) != 1
+            or message.get("skipped", True) is not True
+        ):
             raise GoneError(say("conformance.harness.not_object", seq=str(seq), line=_shown(raw)))
         got = message.get("seq")
         if isinstance(got, bool) or got != seq:
@@ -155,6 +220,11 @@ class Harness:
             error = message["error"]
             error = error if isinstance(error, str) else json_text(error)
             raise NoAnswerError(say("conformance.harness.error", error=error))
+        if "skipped" in message:
+            why = message.get("message")
+            raise SkippedError(why if isinstance(why, str) else "" if why is None else json_text(why))
+        if "refused" in message:
+            raise _refused(seq, message["refused"])
         return message["answer"]
 
     def _ended(self) -> None:
