@@ -29,7 +29,7 @@ RUN python -m venv --without-pip /opt/venv \
 # conformance kit (which the wheel carries), and the tarot-rules command, which CI jobs run
 # from this image. The build fails if the core it made is not the one the service loads.
 WORKDIR /src
-COPY pyproject.toml setup.py README.md MANIFEST.in ./
+COPY pyproject.toml setup.py README.md LICENSE MANIFEST.in ./
 COPY service ./service
 COPY conformance/v1 ./conformance/v1
 RUN TAROT_RULES_COMPILE=1 python -m pip --python /opt/build/bin/python wheel --no-build-isolation --no-deps --wheel-dir /tmp/wheel . \
@@ -42,6 +42,7 @@ COPY gunicorn.conf.py ./
 # Runtime stage: no compiler, no build tools, a numeric non-root user.
 FROM ${PYTHON_IMAGE}
 LABEL org.opencontainers.image.title="tarot-rules" \
+      org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.description="French Tarot rules service: legal cards, trick winners, deal evaluation and scoring over HTTP/JSON."
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \

@@ -61,6 +61,18 @@ def test_the_image_runs_the_compiled_core_and_says_so(image: Image, deployed: Co
     assert f'tarot_rules_build_info{{core="compiled",version="{__version__}"}} 1.0' in metrics.splitlines()
 
 
+def test_the_image_says_its_licence_and_carries_it(image: Image) -> None:
+    from load.deployed import docker
+
+    labels = json.loads(docker(image.host, "image", "inspect", "--format", "{{json .Config.Labels}}", image.tag).stdout)
+    assert labels["org.opencontainers.image.licenses"] == "Apache-2.0"
+    program = (
+        "import importlib.metadata as m; d = m.distribution('tarot-rules-service'); "
+        "print(d.metadata['License-Expression']); print(any(f.name == 'LICENSE' for f in d.files or ()))"
+    )
+    assert run(image, "-c", program, entrypoint="python").split() == ["Apache-2.0", "True"]
+
+
 def test_the_runtime_stage_has_no_compiler(image: Image) -> None:
     found = run(image, "-c", "for c in cc gcc c99; do command -v $c; done; true", entrypoint="sh")
     assert found.strip() == ""

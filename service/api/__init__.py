@@ -99,8 +99,12 @@ def init_app(app: Flask) -> None:
     app.config.setdefault(
         "API_SPEC_OPTIONS",
         {
-            # No open licence has been granted: the legal default, stated so clients know.
-            "info": {"description": API_DESCRIPTION, "license": {"name": "Proprietary (all rights reserved)"}},
+            # The code, the contract and the conformance kit are under the Apache License 2.0
+            # (LICENSE); OpenAPI 3.1 names it by its SPDX identifier.
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+            },
             "servers": [
                 {
                     "url": "/",
