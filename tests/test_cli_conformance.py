@@ -649,7 +649,7 @@ def test_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         "score/compare/004": [f'/legal/3: expected "EX", {nothing}', f'/legal/-: expected "EX", {nothing}'],
         "score/compare/006": ["/won: expected 1, got true", "/margin: expected true, got 8"],
         "score/compare/007": [f"/nothing/here: expected 1, {nothing}"],
-        "score/compare/008": [f"/won/0: expected true, {nothing}", f"/reason: expected null, {nothing}"],
+        "score/compare/008": [f"/won/0: expected true, {nothing}", f"/reason: expected none, {nothing}"],
         "score/compare/010": ['/reason: expected ["follow"], got "follow": not an array to compare in any order'],
     }
 

@@ -71,7 +71,7 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     french, english = first_violation(faulty, "fr"), first_violation(faulty, "en")
     assert french != english
     where = f"{games}:3 ({faulty['id']})"
-    assert f"{where}{NBSP}: donne fautive{NBSP}: card_not_in_hand au pli 1 par le joueur " in out
+    assert f"{where}{NBSP}: donne fautive{NBSP}: carte absente de la main au pli 1 par le joueur " in out
     assert f"{NBSP}: {french}" in out and english not in out
     assert f"{where}{NBSP}: assertions fausses{NBSP}:\n" in out
     assert f"{games}:2 ({records[1]['id']}){NBSP}: assertions fausses{NBSP}:\n    /claims/points{NBSP}: affirmé " in out
@@ -111,7 +111,7 @@ def test_the_junit_report_differs_only_in_its_texts(tmp_path: Path, capsys: pyte
     french = {c.get("name"): c for c in ET.parse(reports["fr"]).getroot().iter("testcase")}
     failure = french[faulty["id"]].find("failure")
     assert failure is not None
-    assert (failure.get("message") or "").startswith(f"donne fautive{NBSP}: card_not_in_hand au pli 1 par le joueur ")
+    assert (failure.get("message") or "").startswith(f"donne fautive{NBSP}: carte absente de la main au pli 1 par le joueur ")
     assert first_violation(faulty, "fr") in (failure.text or "")
     error = french[f"{games}:43"].find("error")
     assert error is not None and (error.get("message") or "").startswith(f"enregistrement mal formé{NBSP}: ")

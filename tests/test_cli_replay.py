@@ -120,7 +120,7 @@ def test_junit_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert all(len(f) == 1 for f in failed.values())
     both = failed[faulty["id"]][0]
     assert "faulty deal" in (both.get("message") or "") and "claims disagree" in (both.get("message") or "")
-    assert "wrong_leader" in (both.text or "") and "/claims/valid" in (both.text or "")
+    assert "lead out of turn" in (both.text or "") and "/claims/valid" in (both.text or "")
     for i, pointer in falsehoods.items():
         assert pointer in (failed[records[i]["id"]][0].text or "")
     errors = [c for c in cases if c.findall("error")]

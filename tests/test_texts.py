@@ -226,7 +226,7 @@ def test_13_trick_index_t_is_said_t_plus_1_in_both_languages(t: int) -> None:
     fr = texts.catalog("fr").render(
         Message("claim.first_violation.trick", (("correct", 3), ("claimed", Message("claim.null"))))
     )
-    assert fr == f"Pli de la première faute{NBSP}: 4, pas null."
+    assert fr == f"Pli de la première faute{NBSP}: 4, pas aucun."
 
 
 def test_13_the_service_says_tricks_from_1_and_keeps_its_fields_from_0(client: FlaskClient) -> None:

@@ -18,10 +18,10 @@ from .errors import CommandError, reason
 from .faults import details
 from .faults import summary as faults_summary
 from .html import CONFORMANCE, Expected, HtmlReport
-from .implementations import cut, json_text
+from .implementations import cut
 from .junit import JUnitReport, TestCase
 from .outcome import MISSING, Difference, Outcome, Status
-from .words import labelled, language, number, say
+from .words import labelled, language, number, say, value_text
 
 LISTED = 30
 """Failures printed; the JUnit report has them all."""
@@ -37,7 +37,7 @@ JUNIT_NO_ANSWER = "no-answer"
 
 def difference_line(difference: Difference, limit: int | None = VALUE_CHARS) -> str:
     def shown(value: Any) -> str:
-        text = json_text(value)
+        text = value_text(value)
         return text if limit is None else cut(text, limit)
 
     pointer = difference.pointer or say("conformance.whole_answer")
@@ -242,7 +242,7 @@ def _failure_rows(summary: Summary) -> list[str]:
 
 
 def difference_value(value: Any) -> str:
-    return say("kit.no_value") if value is MISSING else json_text(value)
+    return say("kit.no_value") if value is MISSING else value_text(value)
 
 
 def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:

@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from .words import labelled, say
+from .words import labelled, say, value_text
 
 ROOTS_NAMED = 3
 """Root faults named in a one-line summary; the others are counted."""
@@ -86,15 +86,21 @@ def roots(faults: Sequence[Fault]) -> list[Root]:
     return [Root(faults[i], tuple(found)) for i, found in followers.items()]
 
 
+def name(fault: Fault) -> str:
+    """The fault's name in the language (« renonce », "failure to trump"); a code the rulebook does
+    not have (an implementation under test may answer one) is shown as it came, quoted."""
+    return value_text(fault.code, "violation")
+
+
 def head(fault: Fault) -> str:
-    """``renounce at trick 4 by seat 2``: the code as it is, where in the words of the language."""
+    """``renounce at trick 4 by seat 2``: the fault's name, and where, in the words of the language."""
     if fault.trick is not None and fault.seat is not None:
-        return say("fault.at_trick_by_seat", code=fault.code, trick=fault.trick, seat=fault.seat)
+        return say("fault.at_trick_by_seat", code=name(fault), trick=fault.trick, seat=fault.seat)
     if fault.trick is not None:
-        return say("fault.at_trick", code=fault.code, trick=fault.trick)
+        return say("fault.at_trick", code=name(fault), trick=fault.trick)
     if fault.seat is not None:
-        return say("fault.by_seat", code=fault.code, seat=fault.seat)
-    return fault.code
+        return say("fault.by_seat", code=name(fault), seat=fault.seat)
+    return name(fault)
 
 
 def _counted(text: str, root: Root) -> str:

@@ -200,7 +200,12 @@ class HtmlReport:
         if outcome.passed:
             return
         rows = [
-            {"pointer": d.pointer, "claimed": shown(d.got), "correct": shown(d.expected), "message": d.why}
+            {
+                "pointer": d.pointer,
+                "claimed": shown(d.got, d.pointer),
+                "correct": shown(d.expected, d.pointer),
+                "message": d.why,
+            }
             for d in outcome.differences
         ]
         self.add_failure(

@@ -25,7 +25,7 @@ import orjson
 
 from .client import Client, Refusal, ServiceUrl, refusal_of
 from .errors import CommandError, reason
-from .words import labelled, say
+from .words import decimal, labelled, say
 
 TIMEOUT = 30.0
 """Seconds to wait for a service to connect or answer, or for a harness to answer one request, unless
@@ -83,9 +83,9 @@ def _shown(raw: bytes) -> str:
     return cut(repr(raw.rstrip(b"\n").decode("utf-8", "replace")), SHOWN_CHARS)
 
 
-def seconds_said(seconds: float) -> int | str:
-    """A number of seconds for a message: a whole number as the language writes it, else as given."""
-    return int(seconds) if seconds.is_integer() else str(seconds)
+def seconds_said(seconds: float) -> str:
+    """A number of seconds for a message, as the language writes it (``2.5``, « 2,5 »)."""
+    return decimal(seconds)
 
 
 def _well_formed(refusal: Any) -> bool:

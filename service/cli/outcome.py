@@ -15,7 +15,6 @@ faults only for one that does not.
 
 from __future__ import annotations
 
-import json
 import re
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -26,7 +25,7 @@ from service.rules.table import TABLES
 
 from .faults import Fault, details, faults_of, summary
 from .inputs import Record
-from .words import labelled, say
+from .words import labelled, say, value_text
 
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
@@ -260,9 +259,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def shown(value: Any) -> str:
-    """A claimed or correct value as JSON (``null``, ``[0, 1]``)."""
-    return json.dumps(_plain(value))
+# The claims whose values are codes of the game, said as its words (« renonce », « donne annulée »).
+_TERMS_AT = {
+    "/claims/first_violation/code": "violation",
+    "/claims/ruling/decision": "decision",
+    "/claims/ruling/side_at_fault": "at_fault",
+}
+
+
+def shown(value: Any, pointer: str = "") -> str:
+    """A claimed or correct value for people, in the language (``6.5``, « 6,5 », ``none``, « renonce »)."""
+    return value_text(_plain(value), _TERMS_AT.get(pointer))
 
 
 def unfinished_line(o: Outcome) -> str:
@@ -291,7 +298,9 @@ def faulty_details(o: Outcome, indent: str, listed: int | None = None) -> list[s
 
 def mismatch_line(d: Difference) -> str:
     """A claim that disagrees: ``/claims/points: claimed 7, correct 6.5``."""
-    return say("outcome.mismatch", pointer=d.pointer, claimed=shown(d.got), correct=shown(d.expected))
+    return say(
+        "outcome.mismatch", pointer=d.pointer, claimed=shown(d.got, d.pointer), correct=shown(d.expected, d.pointer)
+    )
 
 
 def error_line(e: FieldProblem) -> str:

@@ -13,6 +13,8 @@ Machine codes, JSON names, test ids and the names of files never go through here
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,6 +63,44 @@ def labelled(label: str, text: str) -> str:
 def number(value: int) -> str:
     """A count as the language writes it (``12,345``, « 12 345 »)."""
     return catalog(_chosen.language, DOMAIN).number(value)
+
+
+def decimal(value: float) -> str:
+    """A number that may have decimals, as the language writes it (``6.5``, « 6,5 »)."""
+    return catalog(_chosen.language, DOMAIN).decimal(value)
+
+
+def value_text(value: Any, term: str | None = None) -> str:
+    """A JSON value for people, in the language: numbers as it writes them, ``true``/``false``
+    and ``null`` in its words, lists and objects with its separator; a string is quoted as sent,
+    unless ``term`` names the kind of game word it is (``violation``: « renonce »)."""
+    if value is None:
+        return say("value.none")
+    if isinstance(value, bool):
+        return say("value.true") if value else say("value.false")
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, float):
+        return decimal(value)
+    if isinstance(value, str):
+        known = term is not None and catalog(_chosen.language).has(f"term.{term}.{value}")
+        return service_term(term, value) if known and term else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + _joined([value_text(v, term) for v in value]) + "]"
+    if isinstance(value, dict):
+        return (
+            "{"
+            + _joined([labelled(json.dumps(str(k), ensure_ascii=False), value_text(v)) for k, v in value.items()])
+            + "}"
+        )
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _joined(items: list[str]) -> str:
+    # The language's separator: a comma in English; a semicolon in French, whose numbers have the comma.
+    return (
+        functools.reduce(lambda values, value: say("value.joined", values=values, value=value), items) if items else ""
+    )
 
 
 def service_text(message: Message, *, sentence: bool = False) -> str:

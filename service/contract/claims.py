@@ -14,13 +14,12 @@ marks as the cards fell is told so, the ruling named.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from marshmallow import fields
 
-from service.messages import Message, Points, Signed, SignedList, Term, msg
+from service.messages import Arg, Message, Points, Signed, SignedList, Term, msg
 from service.rules.cards import OUDLERS, count
 from service.rules.deal import Evaluation
 from service.rules.scoring import TOTAL_HALF
@@ -163,6 +162,11 @@ def _count(value: int | None) -> int | Message:
     return msg("claim.null") if value is None else value
 
 
+_FIRST_VIOLATION_WORDS: dict[str, Callable[[Any], Arg]] = {
+    "code": lambda code: Term("violation", code),
+    "trick": _count,
+    "seat": _seat_words,
+}
 _FIRST_VIOLATION_KEYS = {
     "code": "claim.first_violation.code",
     "trick": "claim.first_violation.trick",
@@ -216,14 +220,14 @@ class _Check:
                 message = (
                     msg("claim.first_violation.none")
                     if correct is None
-                    else msg("claim.first_violation", code=correct["code"])
+                    else msg("claim.first_violation", code=Term("violation", correct["code"]))
                 )
                 self.differ("/claims/first_violation", claimed, correct, message)
             return
         for key in ("code", "trick", "seat"):
             if claimed[key] != correct[key]:
-                # A trick as its index (said from 1 by the texts) or null; the others as JSON.
-                said = _count if key == "trick" else json.dumps
+                # Each in words: the fault's name, the trick (said from 1) or none, the seat or no one.
+                said = _FIRST_VIOLATION_WORDS[key]
                 self.differ(
                     f"/claims/first_violation/{key}",
                     claimed[key],

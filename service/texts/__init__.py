@@ -75,6 +75,10 @@ class Catalog:
         self._ngettext = translations.ngettext
         self._cards: tuple[str, ...] | None = None
 
+    def has(self, key: str) -> bool:
+        """Whether the catalog holds ``key`` (a word looked up by a value another program sent)."""
+        return self._gettext(key) != key
+
     def template(self, key: str, count: int | Points | None = None) -> str:
         """The sentence of ``key`` with its ``{placeholders}``, in the plural form ``count`` asks for."""
         found = self._gettext(key) if count is None else self._ngettext(key, key, self._plural_n(count))
@@ -114,6 +118,10 @@ class Catalog:
     def number(self, value: int) -> str:
         # Small counts, seats and tricks are written alike in both languages.
         return str(value) if 0 <= value < 1000 else format_decimal(value, locale=self.locale)
+
+    def decimal(self, value: float) -> str:
+        """A number that may have decimals, as this language writes it (6.5, « 6,5 »)."""
+        return self.number(int(value)) if value.is_integer() else format_decimal(value, locale=self.locale)
 
     def card_name(self, card: Card) -> str:
         if self._cards is None:
