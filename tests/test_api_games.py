@@ -73,10 +73,42 @@ def test_15_2_a_dealer_out_of_turn_is_flagged_not_refused(client: FlaskClient) -
 def test_15_4_a_claimed_bilan_with_one_wrong_number_disagrees_there(client: FlaskClient) -> None:
     body = {**SHEET, "claims": {"net": [-446, -390, 1346, -500], "rows": [[-106, 318, -106, -106]]}}
     claims = post(client, body)["claims"]
-    assert claims == {
-        "agree": False,
-        "mismatches": [{"pointer": "/claims/net/3", "claimed": -500, "correct": -510}],
+    mismatch = {"pointer": "/claims/net/3", "claimed": -500, "correct": -510}
+    assert claims == {"agree": False, "mismatches": [mismatch | {"message": "Seat 3's bilan is -510, not -500."}]}
+
+
+@pytest.mark.parametrize(
+    ("claims", "english", "french"),
+    [
+        (
+            {"net": [-446, -390, 1364, -510]},
+            "Seat 2's bilan is +1,346, not +1,364.",
+            "Bilan du joueur 2 : +1 346, pas +1 364.",
+        ),
+        (
+            {"rows": [[-106, 318, 0, -106]]},
+            "Deal 1, seat 2: the mark is -106, not 0.",
+            "Donne 1, joueur 2 : la marque est -106, pas 0.",
+        ),
+        (
+            {"rows": [[-106, 318, -106, -106]] * 5 + [[0, 0, 0, 0]]},
+            "The sheet has 5 deals: there is no deal 6.",
+            "La feuille compte 5 donnes : il n'y a pas de donne 6.",
+        ),
+    ],
+    ids=["a_bilan", "a_mark", "a_row_too_many"],
+)
+def test_15_4_each_sheet_claim_that_differs_is_said_in_both_languages(
+    client: FlaskClient, claims: dict[str, Any], english: str, french: str
+) -> None:
+    body = {**SHEET, "claims": claims}
+    said = {
+        language: post(client, body, headers={"Accept-Language": language})["claims"]["mismatches"]
+        for language in ("en", "fr")
     }
+    assert said["en"][-1]["message"] == english
+    assert said["fr"][-1]["message"] == french.replace(" : ", "\u00a0: ").replace("+1 3", "+1\u202f3")
+    assert [{**m, "message": None} for m in said["en"]] == [{**m, "message": None} for m in said["fr"]]
 
 
 def test_15_a_record_scores_as_it_evaluates_and_a_faulty_one_by_its_ruling(client: FlaskClient) -> None:
@@ -125,20 +157,22 @@ def test_15_a_sheet_that_cannot_be_written_is_a_located_422(
 
 
 def test_15_the_sheet_as_a_spreadsheet_in_french(client: FlaskClient) -> None:
+    # The file in full: tests/test_sheet_spreadsheet.py.
     answer = client.post(PATH, json=SHEET, headers={"Accept": "text/csv", "Accept-Language": "fr"})
     assert answer.status_code == 200 and answer.mimetype == "text/csv"
     assert "Accept" in answer.headers["Vary"] and answer.headers["Content-Language"] == "fr"
-    rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
-    assert rows[0] == ["Donne", "N", "E", "S", "W"]
-    assert rows[1] == ["Donne 1", "-106", "318", "-106", "-106"]
+    rows = list(csv.reader(io.StringIO(answer.get_data().decode("utf-8-sig"), newline=""), delimiter=";"))
+    assert rows[0] == ["Donne", "Preneur", "Contrat", "N", "E", "S", "W", "Remarque"]
+    assert rows[1] == ["Donne 1", "E", "Garde", "-106", "318", "-106", "-106", ""]
     assert rows[-4:] == [
-        ["Total", "-446", "-390", "1346", "-510"],
-        ["Plus", "318", "360", "1746", "270"],
-        ["Moins", "764", "750", "400", "780"],
-        ["Bilan", "-446", "-390", "1346", "-510"],
+        ["Total", "", "", "-446", "-390", "1346", "-510", ""],
+        ["Plus", "", "", "318", "360", "1746", "270", ""],
+        ["Moins", "", "", "764", "750", "400", "780", ""],
+        ["Bilan", "", "", "-446", "-390", "1346", "-510", ""],
     ]
     english = client.post(PATH, json={**SHEET, "names": None}, headers={"Accept": "text/csv"})
-    assert english.get_data(as_text=True).splitlines()[0] == "Deal,Seat 0,Seat 1,Seat 2,Seat 3"
+    header = english.get_data().decode("utf-8-sig").splitlines()[0]
+    assert header == '"Deal","Taker","Contract","Seat 0","Seat 1","Seat 2","Seat 3","Note"'
 
 
 def test_15_2_a_deal_dealt_again_is_dealt_by_the_same_dealer(client: FlaskClient) -> None:

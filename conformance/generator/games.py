@@ -30,8 +30,14 @@ OPERATION = "score-game"
 
 def game_pointers(request: Json, answer: Json) -> list[str]:
     """The verdicts of a sheet: each row's marks, totals and flags; each seat's bilan; the draw,
-    the zero sum and the claims checked (never a ruling's words)."""
-    out = ["/draw", "/zero_sum", "/claims"]
+    the zero sum and the claims checked (never a ruling's or a mismatch's words)."""
+    out = ["/draw", "/zero_sum"]
+    if answer["claims"] is None:
+        out.append("/claims")
+    else:
+        out.append("/claims/agree")
+        for i in range(len(answer["claims"]["mismatches"])):
+            out += [f"/claims/mismatches/{i}/{k}" for k in ("pointer", "claimed", "correct")]
     for i, row in enumerate(answer["deals"]):
         out += [f"/deals/{i}/{k}" for k in ("kind", "dealer", "dealer_in_turn", "taker", "contract", "not_played")]
         out += [f"/deals/{i}/scores", f"/deals/{i}/totals"]
@@ -85,7 +91,9 @@ def rulebook_cases(kit: Kit) -> None:
     wrong = {**request, "claims": {"net": [-446, -390, 1364, -510]}}
     want = {
         "/claims/agree": False,
-        "/claims/mismatches": [{"pointer": "/claims/net/2", "claimed": 1364, "correct": 1346}],
+        "/claims/mismatches/0/pointer": "/claims/net/2",
+        "/claims/mismatches/0/claimed": 1364,
+        "/claims/mismatches/0/correct": 1346,
     }
     add(kit, t, 2, "The same sheet written with S's bilan as 1364: one mismatch, at /claims/net/2.", SHEET_RULES, wrong,
         want)  # fmt: skip
@@ -242,9 +250,11 @@ def generated_sheets(kit: Kit, players: int, count: int) -> None:
             del request["names"]
         want: dict[str, Json] = {}
         if sheet == 5:
-            want["/claims/mismatches"] = [
-                {"pointer": f"/claims/net/{seat}", "claimed": claimed[seat], "correct": nets[seat]}
-            ]
+            want |= {
+                "/claims/mismatches/0/pointer": f"/claims/net/{seat}",
+                "/claims/mismatches/0/claimed": claimed[seat],
+                "/claims/mismatches/0/correct": nets[seat],
+            }
         description = f"Sheet {sheet}: {len(entries)} deals, " + ", ".join(what) + "."
         add(kit, t, sheet + 1, description, SHEET_RULES, request, want)
 

@@ -9,18 +9,16 @@ part of the entry at fault (``/deals/3/summary/points``).
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields
 
-from service.messages import msg
+from service.messages import Message, Signed, msg
 from service.rules.deal import Status, evaluate_deal
 from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, totals
 from service.rules.table import MAX_PLAYERS
-from service.texts import DEFAULT_LANGUAGE, render
+from service.texts import render
 
 from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
 from .declaration import Answered, Operation
@@ -199,9 +197,16 @@ class BilanSchema(AnswerSchema):
 
 
 class SheetMismatchSchema(AnswerSchema):
-    pointer = StrictString(required=True)
-    claimed = fields.Raw(required=True)
-    correct = fields.Raw(required=True)
+    pointer = StrictString(
+        required=True, metadata={"description": "JSON pointer to the claim in the request, e.g. `/claims/net/2`."}
+    )
+    claimed = fields.Raw(required=True, metadata={"description": "The number claimed, as sent."})
+    correct = fields.Raw(
+        required=True, metadata={"description": "The number by the rules; null for a row the sheet does not have."}
+    )
+    message = StrictString(
+        required=True, metadata={"description": "The difference for people, in the language asked for."}
+    )
 
 
 class SheetClaimsResultSchema(AnswerSchema):
@@ -294,40 +299,38 @@ def answer_game(req: dict[str, Any], language: str) -> Answered:
         "claims": None,
     }
     if req["claims"] is not None:
-        answer["claims"] = _check(req["claims"], marks, [s["net"] for s in seats])
+        answer["claims"] = _check(req["claims"], marks, [s["net"] for s in seats], language)
     return Answered(answer)
 
 
-def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int]) -> dict[str, Any]:
+def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int], language: str) -> dict[str, Any]:
+    """The sheet as written (``claims``) against its rows and bilans: each number that differs,
+    located and said in ``language``."""
     mismatches: list[dict[str, Any]] = []
+
+    def mark(value: int) -> Signed | int:
+        # Signed as a sheet writes marks (+42, -126), but a nought is no gain: 0, not +0.
+        return Signed(value) if value else 0
+
+    def differ(pointer: str, claimed: int, correct: int | None, message: Message) -> None:
+        text = render(message, language)
+        mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": text})
+
     for seat, (claimed, bilan) in enumerate(zip(claims.get("net", ()), net, strict=False)):
         if claimed != bilan:
-            mismatches.append({"pointer": f"/claims/net/{seat}", "claimed": claimed, "correct": bilan})
+            said = msg("sheet.claim.net", seat=seat, correct=mark(bilan), claimed=mark(claimed))
+            differ(f"/claims/net/{seat}", claimed, bilan, said)
     for r, row in enumerate(claims.get("rows", ())):
         right_row = marks[r] if r < len(marks) else None
         for seat, claimed in enumerate(row):
-            right: int | None = None if right_row is None else right_row[seat]
-            if claimed != right:
-                mismatches.append({"pointer": f"/claims/rows/{r}/{seat}", "claimed": claimed, "correct": right})
+            pointer = f"/claims/rows/{r}/{seat}"
+            if right_row is None:
+                differ(pointer, claimed, None, msg("sheet.claim.row.none", len(marks), deal=r + 1))
+            elif claimed != right_row[seat]:
+                right = right_row[seat]
+                said = msg("sheet.claim.row", deal=r + 1, seat=seat, correct=mark(right), claimed=mark(claimed))
+                differ(pointer, claimed, right, said)
     return {"agree": not mismatches, "mismatches": mismatches}
-
-
-def sheet_csv(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
-    """The sheet as a spreadsheet: a column per player, a row per deal, then the totals, the
-    plus and minus columns summed and the bilan, headed in ``language``."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    seats = answer["bilans"]
-    header = [render(msg("sheet.deal_column"), language)]
-    header += [s["name"] or render(msg("sheet.seat", seat=s["seat"]), language) for s in seats]
-    writer.writerow(header)
-    for row in answer["deals"]:
-        writer.writerow([render(msg("sheet.deal", number=row["index"] + 1), language), *row["scores"]])
-    last = answer["deals"][-1]["totals"] if answer["deals"] else [0] * len(seats)
-    writer.writerow([render(msg("sheet.total"), language), *last])
-    for key in ("plus", "minus", "net"):
-        writer.writerow([render(msg(f"sheet.{key}"), language), *(s[key] for s in seats)])
-    return out.getvalue()
 
 
 SCORE_GAME = Operation(

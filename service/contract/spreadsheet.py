@@ -1,0 +1,152 @@
+"""A game's score sheet as a file for a spreadsheet program (``Accept: text/csv``).
+
+The file is made for people who open it in Excel, LibreOffice Calc or Numbers, in their
+language, and it must open there in columns, with its names intact and nothing run:
+
+- **Columns**: the deal, its taker, its contract, one column per player (the marks), and a note
+  (a deal not played, or a ruling, said in words); then the total, plus, minus and bilan rows.
+- **Separator**: `,` in English, `;` in French, the list separator of a French spreadsheet
+  (a French Excel opens a comma-separated file in one column). Every text cell is quoted,
+  numbers are not: a name holding `,` or `;` stays one cell whichever of the two a program
+  splits on (LibreOffice splits on both by default). Marks are whole numbers, so no decimal
+  separator is ever written.
+- **Byte-order mark**: the file starts with the UTF-8 BOM, in both languages. Excel reads a CSV
+  without it in the system's legacy code page (« Hélène » comes out as « HÃ©lÃ¨ne »); with it,
+  as UTF-8. LibreOffice and Google Sheets read either. A script reads it with ``utf-8-sig``.
+- **Formulas**: a text cell a spreadsheet would take for a formula gets a leading apostrophe
+  (OWASP's advice against CSV injection, :func:`neutralised`); numbers are written as numbers,
+  so a negative mark stays a number.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+from urllib.parse import quote
+
+from service.messages import Term, msg
+from service.texts import DEFAULT_LANGUAGE, catalog, render
+
+MEDIA_TYPE: Final = "text/csv"
+CONTENT_TYPE: Final = "text/csv; charset=utf-8; header=present"
+"""RFC 4180's media type, with its charset and ``header`` parameters: the first row names the columns."""
+BOM: Final = "\ufeff"
+SEPARATORS: Final = {"en": ",", "fr": ";"}
+"""The field separator of each language: the list separator its spreadsheets expect."""
+
+FORMULA_TRIGGERS: Final = frozenset("=+-@\t\r\n\0＝＋－＠")
+"""First characters that make a spreadsheet read a cell as a formula: OWASP's list (``=``, ``+``,
+``-``, ``@``, tab, carriage return), the line feed and NUL of OWASP's ASVS (1.2.10), and the
+full-width forms of the first four, which some East Asian spreadsheets take for them."""
+
+
+def neutralised(text: str) -> str:
+    """``text`` as a spreadsheet shows it but never runs it: after a leading apostrophe when it
+    starts with a formula trigger, or with one after leading spaces (some programs trim them);
+    unchanged otherwise. The apostrophe is visible in most programs: a name shown as ``'=SUM(…)``
+    rather than a formula run."""
+    if text[:1] in FORMULA_TRIGGERS or text.lstrip()[:1] in FORMULA_TRIGGERS:
+        return "'" + text
+    return text
+
+
+def _cell(value: str | int) -> str | int:
+    # Numbers (the marks) are written as they are, and read as numbers; only texts are neutralised.
+    return value if isinstance(value, int) else neutralised(value)
+
+
+def write_table(rows: Iterable[Sequence[str | int]], separator: str) -> str:
+    """``rows`` as CSV text (RFC 4180, CRLF line ends): each text neutralised and quoted, each
+    number bare."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=separator, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+    return out.getvalue()
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _note(row: dict[str, Any], language: str) -> str:
+    """A row's note: why it has no marks, or the ruling it was scored by, in words."""
+    if row["not_played"] == "redeal":
+        return render(msg("sheet.not_played.redeal"), language)
+    if row["not_played"] == "void":
+        return render(msg("sheet.not_played.void"), language)
+    if row["ruling"] is not None:
+        return render(msg("sheet.ruled", decision=Term("decision", row["ruling"]["decision"])), language)
+    return ""
+
+
+def sheet_rows(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> list[list[str | int]]:
+    """The sheet's cells, row by row: the header, a row per deal, the total, plus, minus and
+    bilan rows; texts in ``language``, marks as numbers."""
+    words = catalog(language)
+    seats = answer["bilans"]
+    names = [s["name"] or render(msg("sheet.seat", seat=s["seat"]), language) for s in seats]
+    header: list[str | int] = [
+        render(msg("sheet.deal_column"), language),
+        render(msg("sheet.taker"), language),
+        render(msg("sheet.contract"), language),
+        *names,
+        render(msg("sheet.note"), language),
+    ]
+    table = [header]
+    for row in answer["deals"]:
+        taker = "" if row["taker"] is None else names[row["taker"]]
+        contract = "" if row["contract"] is None else _capital(words.value(Term("contract", row["contract"])))
+        label = render(msg("sheet.deal", number=row["index"] + 1), language)
+        table.append([label, taker, contract, *row["scores"], _note(row, language)])
+    last = answer["deals"][-1]["totals"] if answer["deals"] else [0] * len(seats)
+    table.append([render(msg("sheet.total"), language), "", "", *last, ""])
+    for key in ("plus", "minus", "net"):
+        table.append([render(msg(f"sheet.{key}"), language), "", "", *(s[key] for s in seats), ""])
+    return table
+
+
+def sheet_csv(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
+    """The sheet of ``answer`` (a ``scoreGame`` answer) as the CSV file it is sent as, byte-order
+    mark first, separated and headed as ``language`` writes it."""
+    return BOM + write_table(sheet_rows(answer, language), SEPARATORS.get(language, ","))
+
+
+_NOT_IN_NAME: Final = re.compile(r"[^\w-]+")
+_DASHES: Final = re.compile(r"-{2,}")
+_NAME_PART: Final = 40
+"""The most characters of a table's name kept in a file name."""
+
+
+def _name_part(text: str) -> str:
+    # Letters, digits, - and _ kept; every other run (spaces, dots, slashes, quotes, controls) a dash.
+    part = _DASHES.sub("-", _NOT_IN_NAME.sub("-", unicodedata.normalize("NFC", text)))
+    return part.strip("-_")[:_NAME_PART].strip("-_")
+
+
+def file_name(table: str | None, language: str = DEFAULT_LANGUAGE) -> str:
+    """The file name to save the sheet as: the sheet's word in ``language``, then the table's
+    name or number (its letters, digits, ``-`` and ``_``) when it has one."""
+    part = "" if table is None else _name_part(table)
+    words = catalog(language)
+    stem = words.render(msg("sheet.file.table", table=part) if part else msg("sheet.file"), sentence=False)
+    return stem + ".csv"
+
+
+def _ascii(name: str) -> str:
+    # Accents dropped (é → e), anything else outside ASCII letters and digits a dash.
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    stem, _, extension = plain.rpartition(".")
+    return _DASHES.sub("-", re.sub(r"[^A-Za-z0-9_-]+", "-", stem)).strip("-") + "." + extension
+
+
+def content_disposition(name: str) -> str:
+    """The ``Content-Disposition`` of a download saved as ``name`` (RFC 6266): the name as it is
+    when ASCII, otherwise an ASCII stand-in and the name itself in UTF-8 (RFC 8187's ``filename*``)."""
+    if name.isascii():
+        return f'attachment; filename="{name}"'
+    return f"attachment; filename=\"{_ascii(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
