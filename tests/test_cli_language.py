@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import multiprocessing
+import re
 import string
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from service.contract.records import record_item
 from .commandline import faulty_records, golden_records, stub, summary, tarot_rules, without_rate, write_ndjson
 from .serving import Gunicorn
 from .test_cli_conformance import FLASK_ADAPTER, kit_files, write_kit
+from .test_texts import english_left_in
 
 NBSP = "\u00a0"
 CLI = Path(service.cli.__file__).parent
@@ -77,6 +79,9 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert f"{games}:2 ({records[1]['id']}){NBSP}: assertions fausses{NBSP}:\n    /claims/points{NBSP}: affirmé " in out
     assert f"{games}:43{NBSP}: enregistrement mal formé{NBSP}: " in out
     assert "malformed_json" in out  # codes stay codes
+    # Verdicts and numbers are French throughout: no verdict code, no decimal point (rules.md §13).
+    assert not english_left_in(out), english_left_in(out)
+    assert re.search(r"/claims/points\xa0: affirmé [0-9]+(,5)?, exact [0-9]+(,5)?", out)
     # --lang after the subcommand says the same.
     status, after, _ = tarot_rules(capsys, "replay", games, "--jobs", "1", "--lang", "fr")
     assert (status, without_rate(after)) == (1, without_rate(out))
@@ -111,7 +116,9 @@ def test_the_junit_report_differs_only_in_its_texts(tmp_path: Path, capsys: pyte
     french = {c.get("name"): c for c in ET.parse(reports["fr"]).getroot().iter("testcase")}
     failure = french[faulty["id"]].find("failure")
     assert failure is not None
-    assert (failure.get("message") or "").startswith(f"donne fautive{NBSP}: carte absente de la main au pli 1 par le joueur ")
+    assert (failure.get("message") or "").startswith(
+        f"donne fautive{NBSP}: carte absente de la main au pli 1 par le joueur "
+    )
     assert first_violation(faulty, "fr") in (failure.text or "")
     error = french[f"{games}:43"].find("error")
     assert error is not None and (error.get("message") or "").startswith(f"enregistrement mal formé{NBSP}: ")

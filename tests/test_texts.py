@@ -480,3 +480,73 @@ def test_13_every_word_of_the_game_the_core_names_is_in_both_catalogs() -> None:
         for value in values:
             for language in texts.LANGUAGES:
                 assert texts.catalog(language).value(Term(kind, value)), (kind, value, language)
+
+
+# ---- French throughout: no code, no decimal point ----------------------------------------------------------
+
+VERDICT_CODES = frozenset(
+    c.value for family in (ViolationCode, LegalReason, RedealReason, Decision, RulingReason) for c in family
+)
+# What a text may quote as sent rather than say: a JSON pointer (/claims/first_violation), a quoted value.
+_QUOTED = re.compile(r'/[\w/~.-]*|"[^"]*"')
+
+
+def english_left_in(text: str) -> list[str]:
+    """The verdict codes and decimal points a French text holds (none, if it is French throughout)."""
+    words = _QUOTED.sub(" ", text)
+    return [w for w in re.findall(r"[a-z_]+", words) if w in VERDICT_CODES] + re.findall(r"\d\.\d", words)
+
+
+def word_strings(answer: Any) -> Iterator[str]:
+    """Every text for people in an answer: the strings with a space in them (codes and cards have none)."""
+    if isinstance(answer, dict):
+        for value in answer.values():
+            yield from word_strings(value)
+    elif isinstance(answer, list):
+        for value in answer:
+            yield from word_strings(value)
+    elif isinstance(answer, str) and " " in answer:
+        yield answer
+
+
+def test_13_no_french_template_holds_a_code_or_a_decimal_point() -> None:
+    for domain in ("messages", "cli"):
+        for key, forms in entries(read("fr", domain)).items():
+            for text in forms:
+                assert not english_left_in(text), (domain, key, text)
+
+
+def test_13_every_verdict_of_the_kit_is_said_in_french_throughout(client: FlaskClient) -> None:
+    paths = {"evaluate": "/v1/deals/evaluate", "legal-cards": "/v1/tricks/legal-cards", "winner": "/v1/tricks/winner"}
+    paths |= {"score": "/v1/deals/score", "score-game": "/v1/games/score"}
+    said = 0
+    for operation, path in paths.items():
+        for case in kit_cases(operation):
+            answer = client.post(path, json=case["request"], headers={"Accept-Language": "fr"}).get_json()
+            for text in word_strings(answer):
+                assert not english_left_in(text), (case["id"], text)
+                said += 1
+    assert said > 1000
+
+
+@pytest.mark.parametrize("code", [c.value for c in ViolationCode])
+def test_13_every_fault_is_named_in_french_in_claims_and_in_the_command(code: str) -> None:
+    from service.cli import words
+    from service.cli.faults import Fault, head
+    from service.contract.claims import check_claims
+
+    first = {"code": code, "trick": 3, "seat": 1}
+    other = {"code": "renounce" if code != "renounce" else "must_trump", "trick": None, "seat": None}
+    for claimed in (None, other):
+        checked = check_claims({"first_violation": claimed}, {"first_violation": first}, language="fr")
+        for mismatch in checked["mismatches"]:
+            assert not english_left_in(mismatch["message"]), mismatch
+    words.use("fr")
+    try:
+        for trick, seat in ((3, 1), (3, None), (None, 1), (None, None)):
+            text = head(Fault(code, trick, seat, None, ""))
+            assert not english_left_in(text) and text == text.strip(), text
+        assert words.value_text(6.5) == "6,5" and words.value_text([0.5, 7]) == f"[0,5{NBSP}; 7]"
+        assert words.value_text(code, "violation") == texts.catalog("fr").value(Term("violation", code))
+    finally:
+        words.use("en")
