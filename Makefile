@@ -8,6 +8,9 @@ RUNTIME := $(VENV)/.installed-runtime
 STAMP  := $(VENV)/.installed-dev
 PORT   ?= 8000
 export PORT
+# make run listens on this machine only (HOST=0.0.0.0 make run to serve the network); the image
+# listens on every interface of its container (gunicorn.conf.py's default).
+HOST   ?= 127.0.0.1
 
 # A recipe that fails leaves no target behind (the compiled core's stamp above all).
 .DELETE_ON_ERROR:
@@ -75,7 +78,7 @@ compile: $(COMPILED_STAMP)
 # Serves the compiled rules core where a C compiler is found, as the image does; gunicorn's
 # start-up log names the core it serves.
 run: $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
-	$(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
+	HOST=$(HOST) $(BIN)/gunicorn -c gunicorn.conf.py service.wsgi:app
 
 
 # The service's image, tarot-rules:VERSION, on the Docker engine that answers (one of our own,

@@ -295,3 +295,18 @@ def test_settings_the_server_cannot_honour_are_named(settings: dict[str, Any], r
     with pytest.raises(RuntimeError) as error:
         refuse_unsupported(SimpleNamespace(**settings))
     assert [name for name in ("TLS", "HTTP/2") if name in str(error.value)] == refused
+
+
+def test_make_run_listens_on_this_machine_only_unless_told() -> None:
+    # README: make run serves 127.0.0.1; HOST=0.0.0.0 serves the network. The image keeps
+    # gunicorn.conf.py's default, every interface of its container.
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "HOST"}
+    for extra, host in (([], "127.0.0.1"), (["HOST=0.0.0.0"], "0.0.0.0")):
+        done = subprocess.run(
+            ["make", "-s", "-n", "run", *extra], cwd=root, env=env, capture_output=True, text=True, check=True
+        )
+        [command] = [line for line in done.stdout.splitlines() if "gunicorn -c gunicorn.conf.py" in line]
+        assert command.startswith(f"HOST={host} "), command
