@@ -150,3 +150,42 @@ def content_disposition(name: str) -> str:
     if name.isascii():
         return f'attachment; filename="{name}"'
     return f"attachment; filename=\"{_ascii(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+CSV_DESCRIPTION = (
+    "The sheet as a spreadsheet file (`Accept: text/csv`), sent as `text/csv; charset=utf-8; header=present` "
+    "with `Content-Disposition: attachment` and a file name (`score-sheet-table-<table>.csv`, in French "
+    "`feuille-de-marque-table-<table>.csv`; without the table when the request has none). CSV as RFC 4180 "
+    "writes it (CRLF line ends), starting with the UTF-8 byte-order mark so that Excel reads accented names "
+    "as UTF-8 (LibreOffice and Google Sheets read it either way; a script reads it as `utf-8-sig`). The "
+    "separator is the one a spreadsheet of the language asked for (`Accept-Language`) expects: `,` in "
+    "English, `;` in French; the marks are whole numbers, so no decimal separator appears. The first row "
+    "names the columns: the deal, the taker, the contract, one column per player (their `names`, or "
+    "`Seat 0`, `Seat 1`…), and a note. Then a row per deal: its number, its taker's name, its contract in "
+    "words, every seat's mark, and the note: a deal not played (dealt again, void) or the ruling that "
+    "scored it, in words. Then the total, plus, minus and bilan rows. Every text is quoted and numbers are "
+    "not, so that a name holding `,` or `;` stays one cell and marks open as numbers. A text a spreadsheet "
+    "would run as a formula (starting with `=`, `+`, `-`, `@`, a tab, a carriage return, a line feed or NUL, "
+    "or their full-width forms, leading spaces aside) is written after an apostrophe, as OWASP advises "
+    "against CSV injection: the cell shows `'=SUM(A1:A2)`, text, never a formula."
+)
+
+
+def csv_answer_doc(example: Any) -> dict[str, Any]:
+    """The operation's CSV answer as the contract describes it: the media type, its example in each
+    language (from the operation's JSON example, ``example.answer``), and the file name's header."""
+    examples = {
+        language: {
+            "summary": f"{example.summary}, Accept-Language: {language} (shown without its byte-order mark)",
+            "value": sheet_csv(example.answer, language).removeprefix(BOM),
+        }
+        for language in SEPARATORS
+    }
+    header = {
+        "description": "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266; "
+        "`filename*` in UTF-8, RFC 8187, beside an ASCII `filename` when the table's name is not ASCII).",
+        "schema": {"type": "string"},
+        "example": 'attachment; filename="score-sheet-table-12.csv"',
+    }
+    content = {MEDIA_TYPE: {"schema": {"type": "string", "description": CSV_DESCRIPTION}, "examples": examples}}
+    return {"responses": {200: {"headers": {"Content-Disposition": header}, "content": content}}}
