@@ -43,7 +43,10 @@ class FieldErrorCode(Verdict):
     NAMES_COUNT = "names_count", "A game's sheet: not one name per seat."
     DRAW_COUNT = "draw_count", "A game's sheet: not one card drawn per seat (§15.1)."
     ONE_ENTRY = "one_entry", "A game's deal with not exactly one of `summary`, `record`, `not_played`."
-    TABLE_SIZE = "table_size", "A game's deal for another number of players than the game's."
+    TABLE_SIZE = (
+        "table_size",
+        "A game's deal for another number of players than the game's: a change of players starts a new sheet (§15).",
+    )
     UNSCORED_RECORD = "unscored_record", "A game's record with no row: unfinished, or faulty before its end (§14)."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
