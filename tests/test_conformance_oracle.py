@@ -47,6 +47,8 @@ rules = st.builds(
     first_lead=st.sampled_from(list(FirstLead)),
     excuse_chelem_requires_announce=st.booleans(),
     called_suit_lead_ban=st.booleans(),
+    petit_au_bout_to_taker=st.booleans(),
+    discard_kings_when_forced=st.booleans(),
 )
 """The variants the model reads (petit sec and pousse are the deal's and the auction's, not its)."""
 

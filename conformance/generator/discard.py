@@ -6,7 +6,7 @@ import random
 
 from .assembly import Kit
 from .building import Discarder, auto_discard, fault, make_deal, plain, trumps
-from .cards import KINGS, SUITS, ordered, suit
+from .cards import KINGS, SUITS, Deal, Json, ordered, suit
 
 
 def discard_with(name: str, *forced: str, size: int | None = None) -> Discarder:
@@ -34,6 +34,13 @@ def discard_cases(kit: Kit) -> None:
     def foreign(hands: list[list[str]], dog: list[str], taker: int) -> list[str]:
         other = next(c for c in hands[(taker + 1) % len(hands)] if suit(c) in SUITS and c not in KINGS)
         return discard_with("discard-12", other)(hands, dog, taker)
+
+    flag: dict[str, Json] = {"discard_kings_when_forced": True}
+    kings_only = [*KINGS, "2T", "3T"]
+
+    def kings_deal(seed: str, rules: dict[str, Json] | None, discard: list[str]) -> Deal:
+        return make_deal(4, seed, dealer=3, taker=0, contract="garde", fixed={0: [*KINGS, *trumps(2, 15)]},
+                         dog=trumps(16, 21), rules=rules, discard=discard)  # fmt: skip
 
     low = plain("SHDC", 1, 6)
     guarded = make_deal(4, "discard-14", dealer=1, taker=1, contract="garde_contre", fixed={1: trumps(4, 21)},
@@ -91,5 +98,20 @@ def discard_cases(kit: Kit) -> None:
           "/excuse/outcome": "in_dog", "/excuse/kept_by": "attack", "/chelem/made_by": "attack"}),
         (16, "Five players, garde: the taker sets aside three cards.", ["4.1", "2"], ["discard", "called-card"],
          make_deal(5, "discard-16", contract="garde"), {"/valid": True, "/status": "complete"}),
+        # Seed 004's reading, the variant discard_kings_when_forced: kings and trumps only in hand and dog.
+        (17, "Four kings and fourteen trumps, the dog six trumps: the four kings discarded are a fault by default.",
+         ["4.2", "11"], ["discard"], kings_deal("discard-17", None, kings_only),
+         fault("discard_king_or_bout", None, 0)),
+        (18, "The same discard under discard_kings_when_forced: the hand holds only kings and trumps, so kings may "
+         "go, declared like the trumps.", ["4.2", "11"], ["discard", "trump"],
+         kings_deal("discard-18", flag, kings_only), {"/valid": True, "/status": "complete"}),
+        (19, "Under the same variant an oudler still may not be discarded: the 21 with the kings is a fault.",
+         ["4.2", "11", "1.2"], ["discard", "oudlers"],
+         kings_deal("discard-19", flag, ["21T", *KINGS, "2T"]), fault("discard_king_or_bout", None, 0)),
+        (20, "Under the same variant a hand with one plain card is not kings and trumps only: a king discarded is "
+         "a fault.", ["4.2", "11"], ["discard"],
+         make_deal(4, "discard-20", dealer=3, taker=0, contract="garde", fixed={0: [*KINGS, "1S", *trumps(2, 14)]},
+                   dog=trumps(15, 20), rules=flag, discard=["KS", "1S", "2T", "3T", "4T", "5T"]),
+         fault("discard_king_or_bout", None, 0)),
     ])
     # fmt: on

@@ -12,7 +12,7 @@ from .assembly import Kit
 from .building import cut, positions, swap_plays
 from .cards import CONTRACTS, KINGS, OUDLERS, PLAYER_WORD, SUITS, TABLE, TIERS, Deal, Json, ordered, points_of, suit
 from .errors import KitError
-from .oracle import first_leader, ref_first_fault, ref_tricks, start_hands
+from .oracle import first_leader, ref_chelem_points, ref_first_fault, ref_tricks, start_hands
 from .verdicts import LEGAL_RULES, LEGAL_TAG
 
 
@@ -280,6 +280,14 @@ def summaries(kit: Kit, count: int) -> None:
         request["poignees"] = poignees
         made_by = rng.choice([None] * 8 + ["attack", "defence"])
         request["chelem"] = {"announced": rng.random() < 0.1, "made_by": made_by}
+        if made_by is not None:
+            # A chelem leaves the side that took no trick little: the points and oudlers must fit (§12).
+            fit = [k for k in range(4) if ref_chelem_points(players, request["contract"], made_by, k) is not None]
+            if oudlers not in fit:
+                oudlers = request["oudlers"] = rng.choice(fit)
+            span = ref_chelem_points(players, request["contract"], made_by, oudlers)
+            assert span is not None
+            request["points"] = points_of(rng.randint(int(2 * span[0]), int(2 * span[1])))
         tags = {"generated", "scoring"}
         tags |= {"half-point"} if request["points"] % 1 else set()
         tags |= {"petit-au-bout"} if request["petit_au_bout"] else set()

@@ -116,14 +116,18 @@ def ref_score(
     poignees: list[str],
     announced: bool,
     made_by: str | None,
+    petit_to_taker: bool = False,
 ) -> dict[str, Json]:
-    """§9.2–9.6: D and the marks; ``poignees`` are tiers (their bonus goes to the winner)."""
+    """§9.2–9.6: D and the marks; ``poignees`` are tiers (their bonus goes to the winner).
+    ``petit_to_taker``: the variant of §9.4, the Petit au bout for the attack whoever took it."""
     m = MULTIPLIER["garde" if contract == "pousse" else contract]
     threshold = THRESHOLD[oudlers]
     won = points >= threshold
     margin = math.ceil(abs(points - threshold))
     s = 1 if won else -1
     p = {"attack": 1, "defence": -1, None: 0}[petit]
+    if petit is not None and petit_to_taker:
+        p = 1
     terms = {
         "/won": won,
         "/threshold": threshold,
@@ -143,6 +147,47 @@ def ref_score(
     return {**terms, "/per_defender": d, "/scores": marks}
 
 
+def ref_chelem_points(
+    players: int, contract: str, made_by: str, oudlers: int, rules: Json = None
+) -> tuple[float, float] | None:
+    """The taker's side's card points after a chelem by ``made_by`` when it holds ``oudlers``
+    (§9.6 read with §4, §7, §8.2, §8.3); None when no chelem leaves it that many oudlers.
+
+    The side that took no trick keeps only the cards outside the tricks that count for it (the
+    discard, or the unseen dog, or nothing) and its own Excuse if played before the last trick
+    (worth 4 there, the half point owed paid on paper); everything else is the chelem side's.
+    """
+    loser = other(made_by)
+    size = TABLE[players].dog
+    plain = [c for c in DECK if c not in OUDLERS]
+    if loser == "attack" and contract in ("prise", "garde"):
+        # The taker's discard: no king and no oudler; under the variant of seed 004, kings and
+        # trumps only when the hand holds nothing else.
+        piles = [[c for c in plain if c not in KINGS]]
+        if (rules or {}).get("discard_kings_when_forced"):
+            piles.append([c for c in plain if c in KINGS or suit(c) == "T"])
+        pile_oudlers: list[str] = []
+    elif (loser == "attack") == (contract == "garde_sans") and contract in ("garde_sans", "garde_contre"):
+        piles, pile_oudlers = [plain], list(OUDLERS)  # the unseen dog: any card
+    else:
+        piles, pile_oudlers, size = [[]], [], 0
+    wanted = oudlers if loser == "attack" else 3 - oudlers
+    spans: list[tuple[float, float]] = []
+    for paper in (0, 1):
+        in_pile = wanted - paper
+        usable = [c for c in pile_oudlers if not (paper and c == "EX")]
+        if in_pile < 0 or in_pile > min(size, len(usable)):
+            continue
+        rest = size - in_pile
+        base = 4 * paper + 4.5 * in_pile
+        top = max(sum(sorted((half_points(c) for c in pile), reverse=True)[:rest]) for pile in piles) / 2
+        spans.append((base + rest * 0.5, base + top))
+    if not spans:
+        return None
+    low, high = min(a for a, _ in spans), max(b for _, b in spans)
+    return (low, high) if loser == "attack" else (91 - high, 91 - low)
+
+
 def ref_score_answer(req: Json) -> dict[str, Json]:
     chelem = req.get("chelem") or {}
     return ref_score(
@@ -156,6 +201,7 @@ def ref_score_answer(req: Json) -> dict[str, Json]:
         [p["size"] for p in req.get("poignees") or []],
         bool(chelem.get("announced")),
         chelem.get("made_by"),
+        bool((req.get("rules") or {}).get("petit_au_bout_to_taker")),
     )
 
 
@@ -369,6 +415,7 @@ def ref_evaluate(d: Deal) -> Ref:
             [p["size"] for p in a["/poignees"]],
             bool(d.get("chelem_announced")),
             made_by,
+            bool(rules.get("petit_au_bout_to_taker")),
         )
         a.update({"/score" + k: v for k, v in score.items()})
     else:
@@ -410,7 +457,10 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
             return "discard_size", None, taker
         if any(c not in available for c in discard):
             return "discard_not_held", None, taker
-        if any(c in KINGS or c in OUDLERS for c in discard):
+        # §4.2, and the variant of seed 004: a hand and dog of kings and trumps only may discard kings.
+        only_kings_and_trumps = all(c in KINGS or suit(c) == "T" or c == "EX" for c in available)
+        kings_allowed = bool((d.get("rules") or {}).get("discard_kings_when_forced")) and only_kings_and_trumps
+        if any(c in OUDLERS or (c in KINGS and not kings_allowed) for c in discard):
             return "discard_king_or_bout", None, taker
         plain = sum(suit(c) in SUITS and c not in KINGS for c in available)
         if sum(suit(c) == "T" for c in discard) > max(0, table.dog - plain):

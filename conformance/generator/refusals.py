@@ -112,6 +112,25 @@ def score_refusals(kit: Kit) -> None:
         (7, "No points: the taker's side's card points decide the deal.", ["9.1"], [], "/points", REMOVED,
          ["/points"]),
     ])
+    # A chelem leaves the side that took no trick only its pile and its Excuse (rules.md §9.6, §12).
+    sound = {"players": 4, "contract": "garde", "taker": 0, "points": 87, "oudlers": 2,
+             "chelem": {"announced": True, "made_by": "attack"}}
+    add_refusals(kit, t, sound, [
+        (8, "A garde chelem by the attack with 2 oudlers and 58 points: the defence keeps at most its Excuse, so the "
+         "attack has 87.", ["9.6", "12", "8.2"], ["chelem"], "/points", 58, ["/points"]),
+    ])
+    sound = {"players": 4, "contract": "garde", "taker": 0, "points": 80, "oudlers": 1,
+             "chelem": {"announced": False, "made_by": None}}
+    add_refusals(kit, t, sound, [
+        (9, "A garde won with 80 points and 1 oudler, said to be the attack's chelem: the 21 and the Petit would "
+         "have fallen in its tricks.", ["9.6", "12"], ["chelem"], "/chelem/made_by", "attack", ["/oudlers"]),
+    ])
+    sound = {"players": 4, "contract": "prise", "taker": 0, "points": 7, "oudlers": 1,
+             "chelem": {"announced": False, "made_by": "defence"}}
+    add_refusals(kit, t, sound, [
+        (10, "A defence chelem at prise with 1 oudler and 30 points: the taker keeps his discard (at most 19, no "
+         "king) and his Excuse (4).", ["9.6", "12", "4.2"], ["chelem"], "/points", 30, ["/points"]),
+    ])
 
 
 def evaluate_refusals(kit: Kit) -> None:

@@ -162,6 +162,29 @@ def _dealt_twice(n: int) -> Build:
     return make
 
 
+def _misdealt(n: int) -> Build:
+    """A card of seat 0's hand dealt to seat 1 instead: hands one short and one over."""
+
+    def make(s: str) -> Deal:
+        d = make_deal(n, s)
+        hands = [list(h) for h in d["hands"]]
+        hands[1].append(hands[0].pop())
+        return {**d, "hands": hands}
+
+    return make
+
+
+def _disregarding(build: Build) -> Build:
+    """The deal of ``build`` under the variant that disregards the dealer's errors (§14.5)."""
+
+    def make(s: str) -> Deal | None:
+        d = build(s)
+        return None if d is None else {**d, "rules": {**(d.get("rules") or {}), "deal_errors_after_contract":
+                                                       "disregarded"}}  # fmt: skip
+
+    return make
+
+
 def _played_twice(n: int) -> Callable[[str], Deal]:
     """The deal's first card played again as its last, recorded without hands."""
 
@@ -406,3 +429,18 @@ def ruling_cases(kit: Kit) -> None:
             number += 1
             d, answer = _search(f"ruling-{number}", build, row, won)
             _add(kit, t, number, description, rules, tags, d, row, None if extra is None else extra(d, answer))
+    # Variant deal_errors_after_contract: "disregarded" (seed 004): the dealer's error is disregarded once the
+    # contract is made, the deal scored as played (§14.5, §11).
+    row = Row("dealing_error_disregarded", None, "counted")
+    twice, misdealt = "a card dealt to two seats", "a card dealt to the wrong seat (hands one short, one over)"
+    faults: list[tuple[int, Callable[[int], Build], str]] = [
+        (3, _dealt_twice, twice),
+        (4, _dealt_twice, twice),
+        (5, _dealt_twice, twice),
+        (4, _misdealt, misdealt),
+    ]
+    for n, fault, what in faults:
+        number += 1
+        d, answer = _search(f"ruling-{number}", _disregarding(fault(n)), row, "")
+        _add(kit, t, number, f"{n} players, variant deal_errors_after_contract disregarded: {what}, the deal "
+             "played out: counted as played.", ["14.5", "11"], [], d, row, _as_played(d, answer))  # fmt: skip

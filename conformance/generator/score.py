@@ -151,8 +151,9 @@ def score_cases(kit: Kit) -> None:
          {**summary(4, "prise", 1, 7, 1), "chelem": {"made_by": "defence"}}, -269, four(-269, 1))
     case(t, 6, "A chelem announced by the taker and made by the defence: both terms, −400.", ["9.6"], ["chelem"],
          {**summary(4, "prise", 0, 5, 0), "chelem": {"announced": True, "made_by": "defence"}}, -476, four(-476))
-    case(t, 7, "The chelem term is never multiplied: garde contre, chelem made unannounced.", ["9.6"], ["chelem"],
-         {**summary(3, "garde_contre", 1, 91, 3), "chelem": {"made_by": "attack"}}, 680, [-680, 1360, -680])
+    case(t, 7, "The chelem term is never multiplied: garde contre, chelem made unannounced, the dog's 3 points the "
+         "defence's.", ["9.6"], ["chelem"],
+         {**summary(3, "garde_contre", 1, 88, 3), "chelem": {"made_by": "attack"}}, 662, [-662, 1324, -662])
     case(t, 8, "Five players, chelem announced and made with a partner: the partner shares it.", ["9.6", "9.3"],
          ["chelem", "called-card"],
          {**summary(5, "garde", 0, 91, 3, partner=2), "chelem": {"announced": True, "made_by": "attack"}},
@@ -183,4 +184,18 @@ def score_cases(kit: Kit) -> None:
          summary(3, "pousse", 2, 40, 2, petit_au_bout="defence", rules={"pousse_alias": True}), -72, [72, 72, -144])
     case(t, 3, "A garde, flag or not, scores the same as a pousse under the flag.", ["3.2", "11"], [],
          summary(4, "garde", 0, 51, 2, rules={"pousse_alias": True}), 70, four(70))
+
+    t = kit.topic("score", "petit-au-bout-to-taker", "The Petit au bout for the taker's side whoever took it, under "
+                  "the petit_au_bout_to_taker variant (seed 003; rules.md §9.4, §11).")
+    to_taker = {"petit_au_bout_to_taker": True}
+    case(t, 1, "A garde won with 50 points, the Petit au bout taken by the defence: −10 × 2 by default, D = 48.",
+         ["9.4"], ["petit-au-bout"], summary(4, "garde", 0, 50, 2, petit_au_bout="defence"), 48, four(48))
+    case(t, 2, "The same under the variant: +10 × 2 for the taker's side, D = 88, 40 more.", ["9.4", "11"],
+         ["petit-au-bout"], summary(4, "garde", 0, 50, 2, petit_au_bout="defence", rules=to_taker), 88, four(88))
+    case(t, 3, "Under the variant a lost prise still gains the Petit au bout the defence took: −(25 + 11) + 10.",
+         ["9.4", "11"], ["petit-au-bout"],
+         summary(3, "prise", 1, 40, 1, petit_au_bout="defence", rules=to_taker), -26, [26, -52, 26])
+    case(t, 4, "Under the variant the taker's own Petit au bout counts as always.", ["9.4", "11"], ["petit-au-bout"],
+         summary(5, "garde_sans", 2, 44.5, 2, partner=4, petit_au_bout="attack", rules=to_taker), 156,
+         [-156, -156, 312, -156, 156])
 # fmt: on

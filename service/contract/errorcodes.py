@@ -36,12 +36,17 @@ class FieldErrorCode(Verdict):
     CALLED_CARD_NOT_ALLOWED = "called_card_not_allowed", "A called card below five players (§5)."
     PARTNER_NOT_ALLOWED = "partner_not_allowed", "A partner below five players (§5)."
     POINTS_OUDLERS_MISMATCH = "points_oudlers_mismatch", "Card points the oudlers held rule out (§1.4, §9)."
+    POINTS_CHELEM_MISMATCH = "points_chelem_mismatch", "Card points a chelem rules out (§9.6, §12)."
+    OUDLERS_CHELEM_MISMATCH = "oudlers_chelem_mismatch", "Oudlers a chelem rules out (§9.6, §12)."
     TOO_MANY_TRUMPS_SHOWN = "too_many_trumps_shown", "Poignées showing more trumps than the deck holds."
     POUSSE_NOT_ENABLED = "pousse_not_enabled", "`pousse` without the `pousse_alias` variant (§3.4)."
     NAMES_COUNT = "names_count", "A game's sheet: not one name per seat."
     DRAW_COUNT = "draw_count", "A game's sheet: not one card drawn per seat (§15.1)."
     ONE_ENTRY = "one_entry", "A game's deal with not exactly one of `summary`, `record`, `not_played`."
-    TABLE_SIZE = "table_size", "A game's deal for another number of players than the game's."
+    TABLE_SIZE = (
+        "table_size",
+        "A game's deal for another number of players than the game's: a change of players starts a new sheet (§15).",
+    )
     UNSCORED_RECORD = "unscored_record", "A game's record with no row: unfinished, or faulty before its end (§14)."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."

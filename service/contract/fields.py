@@ -31,7 +31,7 @@ from service.rules.deal import Status
 from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
-from service.rules.variants import ExcuseLastTrick, FirstLead
+from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
 from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, Verdict, ViolationCode
 from service.texts import LANGUAGES
 
@@ -336,6 +336,11 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         [v.value for v in ExcuseLastTrick], "Where an Excuse played to the last trick goes outside a chelem (§8.3)."
     ),
     "FirstLead": _named([v.value for v in FirstLead], "Who leads the first trick when no chelem is announced (§2)."),
+    "DealErrors": _named(
+        [v.value for v in DealErrors],
+        "What a fault of the deal itself found in a complete record does: the deal is dealt again, or disregarded "
+        "and scored as played (§14.5).",
+    ),
     "Language": _named(list(LANGUAGES), "A language the service writes its texts for people in: English or French."),
     "Detail": _named(
         list(DETAILS),

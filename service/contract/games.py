@@ -93,7 +93,10 @@ class GameScoreRequest(StrictSchema):
         StrictString(validate=Length(min=1, max=80)),
         load_default=None,
         validate=Length(max=MAX_PLAYERS),
-        metadata={"description": "The players' names, seat 0 first."},
+        metadata={
+            "description": "The players' names, seat 0 first. A sheet is one table of the same players throughout: "
+            "when players leave or join, a new sheet starts, its totals from zero (rules.md §15.5)."
+        },
     )
     table = StrictString(
         load_default=None, validate=Length(max=80), metadata={"description": "The table's number or name."}

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import fields
 
-from service.messages import Points, msg
+from service.messages import Points, Term, msg
 from service.rules.cards import OUDLERS, count
 from service.rules.scoring import (
     TOTAL_HALF,
@@ -15,6 +15,8 @@ from service.rules.scoring import (
     Score,
     Side,
     Summary,
+    chelem_oudlers_bounds,
+    chelem_points_bounds_half,
     contract_named,
     points_bounds_half,
     score,
@@ -101,7 +103,10 @@ class ScoreRequest(StrictSchema):
         validate=Range(min=0, max=count(OUDLERS)),
         metadata={"description": "Oudlers the taker's side holds."},
     )
-    petit_au_bout = side_field("The side that took the Petit au bout, or null.")
+    petit_au_bout = side_field(
+        "The side that took the Petit au bout (won the last trick with it), or null. Under "
+        "`rules.petit_au_bout_to_taker` its bonus counts for the attack whichever side this is."
+    )
     poignees = BoundedList(
         StrictNested(PoigneeShownSchema),
         load_default=list,
@@ -128,6 +133,8 @@ class ScoreRequest(StrictSchema):
                 "points_oudlers_mismatch",
                 msg("error.points_oudlers_mismatch", data["oudlers"], low=Points(low), high=Points(high)),
             )
+        elif data["chelem"]["made_by"] is not None and not errors.messages:
+            check_chelem(data, errors)
         shown = [PoigneeSize(p["size"]).trumps(players) for p in data["poignees"]]
         if len(shown) > players or sum(shown) > 22:
             errors.add(
@@ -136,6 +143,26 @@ class ScoreRequest(StrictSchema):
                 msg("error.too_many_trumps_shown", sum(shown)),
             )
         errors.raise_any()
+
+
+def check_chelem(data: dict[str, Any], errors: Errors) -> None:
+    """A chelem leaves the side that took no trick only the cards outside the tricks it gets,
+    and its Excuse played early: the oudlers and points the summary gives must fit (rules.md §12)."""
+    contract = contract_named(data["contract"], data["rules"])
+    made_by, rules, oudlers = _SIDES[data["chelem"]["made_by"]], data["rules"], data["oudlers"]
+    words = {"side": Term("side", made_by.value), "contract": Term("contract", contract.value)}
+    bounds = chelem_points_bounds_half(data["players"], contract, made_by, oudlers, rules)
+    if bounds is None:
+        fewest, most = chelem_oudlers_bounds(data["players"], contract, made_by, rules)
+        errors.add(
+            ("oudlers",),
+            "oudlers_chelem_mismatch",
+            msg("error.oudlers_chelem_mismatch", low=fewest, high=most, **words),
+        )
+    elif not bounds[0] <= data["points"] <= bounds[1]:
+        key = "error.points_chelem_exact" if bounds[0] == bounds[1] else "error.points_chelem_mismatch"
+        low, high = Points(bounds[0]), Points(bounds[1])
+        errors.add(("points",), "points_chelem_mismatch", msg(key, oudlers, low=low, high=high, **words))
 
 
 # Wire names to the core's enums by dict lookup (calling an enum is ten times slower).
@@ -155,6 +182,7 @@ def summary_of(req: dict[str, Any]) -> Summary:
         poignees=tuple((_SIDES[p["side"]], _SIZES[p["size"]]) for p in req["poignees"]),
         chelem_announced=req["chelem"]["announced"],
         chelem_made_by=None if req["chelem"]["made_by"] is None else _SIDES[req["chelem"]["made_by"]],
+        petit_au_bout_to_taker=req["rules"].petit_au_bout_to_taker,
     )
 
 

@@ -23,6 +23,7 @@ from .play import Trick
 from .poignees import first_card_at, is_second, showable_cards, tier_of
 from .record import DealContext, PoigneeShown
 from .scoring import PoigneeSize, Score, Side, Summary, score
+from .variants import DealErrors
 from .verdicts import Decision, RulingReason, Violation, ViolationCode
 
 
@@ -44,6 +45,7 @@ SECTION: Final = {
     RulingReason.EXPOSED_IMPORTANT_CARD: "§14.3",
     RulingReason.DISCARD_FAULT: "§14.4",
     RulingReason.DEALING_FAULT: "§14.5",
+    RulingReason.DEALING_ERROR_DISREGARDED: "§14.5",
     RulingReason.POIGNEE_RECTIFIABLE: "§14.6",
     RulingReason.POIGNEE_UNRECTIFIABLE: "§14.6",
     RulingReason.POIGNEE_TOO_MANY: "§14.6",
@@ -201,6 +203,13 @@ def _row(
     code = v.code
     side: tuple[Side, ...] = () if v.seat is None else (side_of[v.seat],)
     if code in _DEALING_FAULTS or (code is ViolationCode.DUPLICATE_CARD and v.trick is None):
+        if (
+            code is not ViolationCode.PETIT_SEC
+            and deal.record.rules.deal_errors_after_contract is DealErrors.DISREGARDED
+        ):
+            # Seed 004: the dealer's error, noticed after the contract, is disregarded. A petit sec
+            # is no error of the dealer: it still sends the cards back (§14.5).
+            return _Row(index, RulingReason.DEALING_ERROR_DISREGARDED, (), None)
         return _Row(index, RulingReason.DEALING_FAULT, (), None)
     if code is ViolationCode.WRONG_LEADER:
         return _lead_out_of_turn(index, v, tricks, taker, side_of)

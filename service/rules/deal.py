@@ -143,6 +143,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
             poignees=tuple((p.side, p.size) for p in poignees),
             chelem_announced=record.chelem_announced,
             chelem_made_by=chelem_made_by,
+            petit_au_bout_to_taker=record.rules.petit_au_bout_to_taker,
         )
         if valid:
             result = score(summary)

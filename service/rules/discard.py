@@ -46,6 +46,12 @@ def discardable_plain(available: CardMask) -> CardMask:
     return available & ~TRUMPS & ~KINGS & ~EXCUSE_BIT
 
 
+def kings_forced(available: CardMask) -> bool:
+    """Whether ``available`` (hand and dog) holds only kings and trumps, and maybe the Excuse:
+    the case in which ``discard_kings_when_forced`` lets the taker discard kings (§4.2)."""
+    return not available & ~(KINGS | TRUMPS | EXCUSE_BIT)
+
+
 def check_discard(
     deal: DealContext, dealt: list[CardMask] | None, hands: Sequence[CardMask], contract: Contract, taker: int
 ) -> CardMask:
@@ -81,7 +87,10 @@ def check_discard(
             seat=taker,
             card=card,
         )
-    for card in iter_cards(discard & (KINGS | OUDLERS)):
+    forbidden = KINGS | OUDLERS
+    if r.rules.discard_kings_when_forced and kings_forced(available):
+        forbidden = OUDLERS  # seed 004: a hand of kings and trumps only may discard kings, declared (§4.2)
+    for card in iter_cards(discard & forbidden):
         deal.report(
             ViolationCode.DISCARD_KING_OR_BOUT,
             msg("violation.discard_king_or_bout", card=CardName(card)),

@@ -116,6 +116,8 @@ class Summary(NamedTuple):
     """Each poignée shown: the side that showed it and its tier."""
     chelem_announced: bool = False
     chelem_made_by: Side | None = None
+    petit_au_bout_to_taker: bool = False
+    """The variant of §9.4: the Petit au bout counts for the taker's side whoever took it."""
 
 
 class Score(NamedTuple):
@@ -194,7 +196,7 @@ def score(summary: Summary) -> Score:
     margin = margin_of(s.points_half, need)
     contract_points = sign * (25 + margin) * m
     pab = s.petit_au_bout
-    petit = 0 if pab is None else (10 * m if pab is Side.ATTACK else -10 * m)
+    petit = 0 if pab is None else (10 * m if pab is Side.ATTACK or s.petit_au_bout_to_taker else -10 * m)
     poignees = sign * sum([size.bonus for _, size in s.poignees]) if s.poignees else 0
     chelem = chelem_term(s.chelem_announced, s.chelem_made_by) if s.chelem_announced or s.chelem_made_by else 0
     d = contract_points + petit + poignees + chelem
@@ -226,8 +228,15 @@ def explain(result: Score) -> tuple[Message, ...]:
         ),
     ]
     if s.petit_au_bout is not None:
+        # Under the variant a defence's Petit au bout still counts for the taker: said as such.
+        to_taker = s.petit_au_bout is Side.DEFENCE and r.petit_au_bout > 0
         lines.append(
-            msg("score.petit_au_bout", side=Term("side", s.petit_au_bout.value), m=m, value=Signed(r.petit_au_bout))
+            msg(
+                "score.petit_au_bout.to_taker" if to_taker else "score.petit_au_bout",
+                side=Term("side", s.petit_au_bout.value),
+                m=m,
+                value=Signed(r.petit_au_bout),
+            )
         )
     winner = Term("side", (Side.ATTACK if won else Side.DEFENCE).value)
     for side, size in s.poignees:
@@ -265,3 +274,65 @@ def points_bounds_half(oudlers: int) -> tuple[int, int]:
     low = max(0, 9 * oudlers - 1)
     high = TOTAL_HALF - max(0, 9 * (3 - oudlers) - 1)
     return low, high
+
+
+# The cards that are no oudler, in half points, highest first: 4 kings, 4 queens, 4 knights,
+# 4 jacks, then 59 cards of 0.5 (the 40 other plain cards and the trumps 2–20).
+_NON_OUDLERS: Final[tuple[int, ...]] = (9,) * 4 + (7,) * 4 + (5,) * 4 + (3,) * 4 + (1,) * 59
+_NO_KINGS: Final[tuple[int, ...]] = _NON_OUDLERS[4:]
+"""What a discard may hold (§4.2): neither king nor oudler."""
+_KINGS_AND_TRUMPS: Final[tuple[int, ...]] = (9,) * 4 + (1,) * 19
+"""A discard under ``discard_kings_when_forced``, when it holds kings: only kings and trumps 2–20."""
+_EXCUSE_ON_PAPER: Final = 8
+"""4 points: a side that takes no trick and played its Excuse before the last keeps it, less the
+half point it owes (§8.2)."""
+
+
+def chelem_points_bounds_half(
+    players: int, contract: Contract, made_by: Side, oudlers: int, rules: Rules = FFT
+) -> tuple[int, int] | None:
+    """The card points (half points) of the taker's side when ``made_by`` took every trick and the
+    taker's side holds ``oudlers``; None when no deal gives a chelem with that many (§9.6, §12).
+
+    The side that took no trick holds only what lies outside the tricks and goes to it (the
+    discard, §4.1, or the unseen dog, §4.3: ``m`` cards, or none), and, if it played its own
+    Excuse before the last trick, that Excuse less the half point it owes (4 points, §8.2).
+    Every other card is the chelem side's: its Excuse on the last trick takes it (§7), and the
+    other side's Excuse on the last trick goes to it (§8.3). With ``j`` oudlers on the side that
+    took no trick, ``e`` of them the Excuse on paper and the rest in its pile, it holds between
+    ``8e + 9(j − e) + (m − j + e)`` half points (the other cards of 0.5) and that with the best
+    cards the pile may hold.
+    """
+    other = made_by.other
+    if other is Side.ATTACK:
+        pile = 0 if contract is Contract.GARDE_CONTRE else TABLES[players].dog_size
+        kinds = [_NON_OUDLERS] if contract is Contract.GARDE_SANS else [_NO_KINGS]
+        if contract.dog_to_taker and rules.discard_kings_when_forced:
+            kinds.append(_KINGS_AND_TRUMPS)
+        oudlers_in_pile = 3 if contract is Contract.GARDE_SANS else 0  # no oudler in a discard
+        held = oudlers
+    else:
+        pile = TABLES[players].dog_size if contract is Contract.GARDE_CONTRE else 0
+        kinds = [_NON_OUDLERS]
+        oudlers_in_pile = 3
+        held = 3 - oudlers
+    lows, highs = [], []
+    for paper in (0, 1):
+        in_pile = held - paper
+        # The pile holds no oudler (a discard), or any of them but the Excuse when it was played.
+        if in_pile < 0 or in_pile > min(pile, max(0, oudlers_in_pile - paper)):
+            continue
+        rest = pile - in_pile
+        base = _EXCUSE_ON_PAPER * paper + 9 * in_pile
+        lows.append(base + rest)
+        highs.append(base + max(sum(values[:rest]) for values in kinds))
+    if not lows:
+        return None
+    low, high = min(lows), max(highs)
+    return (low, high) if other is Side.ATTACK else (TOTAL_HALF - high, TOTAL_HALF - low)
+
+
+def chelem_oudlers_bounds(players: int, contract: Contract, made_by: Side, rules: Rules = FFT) -> tuple[int, int]:
+    """The fewest and the most oudlers the taker's side can hold when ``made_by`` took every trick."""
+    possible = [k for k in range(4) if chelem_points_bounds_half(players, contract, made_by, k, rules) is not None]
+    return possible[0], possible[-1]

@@ -23,6 +23,15 @@ class ExcuseLastTrick(StrEnum):
     """Seed 000: it goes to whichever side wins the last trick."""
 
 
+class DealErrors(StrEnum):
+    """What a fault of the deal itself, found once the contract is made, does to the deal (§14.5)."""
+
+    REDEAL = "redeal"
+    """FFT: the same dealer deals again, every seat scores 0."""
+    DISREGARDED = "disregarded"
+    """Seed 004: the error is disregarded, the deal is played on and scored as played."""
+
+
 class FirstLead(StrEnum):
     """Who leads the first trick when no chelem was announced (§2)."""
 
@@ -62,6 +71,27 @@ class Rules:
     pousse_alias: bool = field(
         default=False,
         metadata={"description": "Accept `pousse` as another name for `garde` (§3.4)."},
+    )
+    discard_kings_when_forced: bool = field(
+        default=False,
+        metadata={
+            "description": "A taker whose hand and dog hold only kings and trumps (and the Excuse) may discard "
+            "kings as well as trumps 2–20, declaring them; never an oudler (§4.2)."
+        },
+    )
+    petit_au_bout_to_taker: bool = field(
+        default=False,
+        metadata={
+            "description": "The Petit au bout's bonus counts for the taker's side whichever side took the last "
+            "trick with the Petit (§9.4)."
+        },
+    )
+    deal_errors_after_contract: DealErrors = field(
+        default=DealErrors.REDEAL,
+        metadata={
+            "description": "A fault of the deal itself (a hand of the wrong size, a card dealt twice) in a complete "
+            "record: the deal is dealt again, `redeal` (FFT), or scored as played, `disregarded` (§14.5)."
+        },
     )
     called_suit_lead_ban: bool = field(
         default=True,

@@ -144,6 +144,11 @@ class RulingReason(Verdict):
         "dealing_fault",
         "A fault of the deal itself (a hand of the wrong size, a card dealt twice, a petit sec played) (§14.5).",
     )
+    DEALING_ERROR_DISREGARDED = (
+        "dealing_error_disregarded",
+        "A hand of the wrong size or a card dealt twice, disregarded under `deal_errors_after_contract: "
+        "disregarded`: no side at fault, the deal scored as played (§14.5).",
+    )
     BOTH_SIDES_AT_FAULT = "both_sides_at_fault", "Root faults on both sides: the deal is void (§14.1)."
     POIGNEE_RECTIFIABLE = (
         "poignee_rectifiable",
