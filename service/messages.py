@@ -58,7 +58,14 @@ class Term:
     value: str
 
 
-Arg: TypeAlias = "int | str | CardName | CardCodes | Points | Signed | SignedList | Term | Message"
+@dataclass(frozen=True, slots=True)
+class Bytes:
+    """A size, given in bytes: written as people read sizes (64 KiB, « 64 Kio »)."""
+
+    count: int
+
+
+Arg: TypeAlias = "int | str | CardName | CardCodes | Points | Signed | SignedList | Term | Bytes | Message"
 
 
 @dataclass(frozen=True, slots=True)

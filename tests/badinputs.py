@@ -154,7 +154,7 @@ def cases_for(path: str) -> list[BadRequest]:
     add("minus_infinity_literal", b'{"players":-Infinity}', 400, pointer="")
     add("number_overflowing_to_infinity", b'{"players":1e400}', 400, pointer="")
     add("integer_of_5000_digits", b'{"players":' + b"9" * 5000 + b"}", 400, pointer="")
-    add("duplicate_keys", b'{"players":4,"players":3}', 400, pointer="")
+    add("duplicate_keys", b'{"players":4,"players":3}', 400, pointer="/players")
     add("invalid_utf8", raw[:-1] + b',"x":"\xff\xfe"}', 400, pointer="")
     add("utf8_bom", b"\xef\xbb\xbf" + raw, 400, pointer="")
     add("utf16_body", json.dumps(base).encode("utf-16"), 400, pointer="")

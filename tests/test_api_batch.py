@@ -126,7 +126,7 @@ def falsify(record: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any],
         if first is None:
             claims["first_violation"] = {"code": "renounce", "trick": 3, "seat": 1}
         else:
-            claims["first_violation"] = {**first, "seat": 4 if first["seat"] is None else (first["seat"] + 1) % 5}
+            claims["first_violation"] = {**first, "seat": 0 if first["seat"] is None else (first["seat"] + 1) % players}
             pointer += "/seat"
     elif name == "points":
         claims["points"] = claims["points"] + 1 if claims["points"] < 90 else 10
@@ -275,7 +275,7 @@ def test_claims_are_validated_like_the_rest_of_the_record(client: FlaskClient) -
     assert found == {
         ("/claims/points", "half_point_grid"),
         ("/claims/oudlers", "range"),
-        ("/claims/trick_winners/1", "range"),
+        ("/claims/trick_winners/1", "seat_out_of_range"),
         ("/claims/first_violation/code", "enum"),
         ("/claims/first_violation/trick", "required"),
         ("/claims/first_violation/seat", "required"),

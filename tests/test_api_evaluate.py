@@ -102,7 +102,7 @@ def test_excuse_chelem_variant_requires_announce(client: FlaskClient) -> None:
         ({"called_card": "KS"}, "/called_card", "called_card_not_allowed"),
         ({"plays": ["KS", "zz"]}, "/plays/1", "unknown_card"),
         ({"poignees": [{"seat": 4, "cards": ["1T"]}]}, "/poignees/0/seat", "seat_out_of_range"),
-        ({"poignees": [{"seat": 7, "cards": ["1T"]}]}, "/poignees/0/seat", "range"),
+        ({"poignees": [{"seat": 7, "cards": ["1T"]}]}, "/poignees/0/seat", "seat_out_of_range"),
         ({"bids": ["pass", "raise"]}, "/bids/1", "enum"),
         ({"surprise": True}, "/surprise", "unknown_field"),
     ],

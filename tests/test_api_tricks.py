@@ -131,7 +131,7 @@ def test_legal_cards_invalid_requests(client: FlaskClient, body: dict[str, Any],
         ({"players": 3, "cards": ["KS", "1S", "2S", "3S"]}, "/cards", "trick_too_long"),
         ({"players": 4, "cards": []}, "/cards", "length"),
         ({"players": 4, "cards": ["KS", "KS"]}, "/cards/1", "duplicate_card"),
-        ({"players": 4, "leader": -1, "cards": ["KS"]}, "/leader", "range"),
+        ({"players": 4, "leader": -1, "cards": ["KS"]}, "/leader", "seat_out_of_range"),
     ],
 )
 def test_winner_invalid_requests(client: FlaskClient, body: dict[str, Any], pointer: str, code: str) -> None:

@@ -345,7 +345,7 @@ def without_texts(answer: Any, names: frozenset[str]) -> Any:
     return answer
 
 
-TEXTS = frozenset({"message", "explanation", "redeal_message", "title", "detail"})
+TEXTS = frozenset({"message", "explanation", "redeal_message", "title", "detail", "hint"})
 
 
 def texts_of(answer: Any) -> Iterator[str]:
@@ -429,7 +429,7 @@ def test_13_every_problem_in_both_languages(client: FlaskClient, case: BadReques
 
 def test_13_claims_mismatches_in_both_languages(client: FlaskClient) -> None:
     [case] = [c for c in kit_cases("evaluate") if c["id"].startswith("evaluate/golden/")][:1]
-    claims = {"valid": False, "trick_winners": [4], "points": 0.5, "oudlers": 3, "scores": [1, 2, 3], "partner": 1}
+    claims = {"valid": False, "trick_winners": [0], "points": 0.5, "oudlers": 3, "scores": [1, 2, 3], "partner": 1}
     body = dict(case["request"], claims=claims)
     en, fr = both(client, "/v1/deals/evaluate", body)
     assert_translated(en, fr)

@@ -28,10 +28,11 @@ from flask_smorest import Blueprint
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.connection import CLOSE_CONNECTION
+from service.contract.batch import EVALUATE_BATCH, LINES_AS_NDJSON, NDJSON
 from service.contract.declaration import Operation, load
 from service.contract.jsonio import BodyError, dumps, parse_body
 from service.contract.openapi import operation_doc
-from service.contract.problems import ParameterError, ProblemError, whole
+from service.contract.problems import FieldError, Hint, ParameterError, ProblemError, too_large, whole
 from service.messages import Arg, msg
 
 from .layers import telemetry
@@ -57,8 +58,9 @@ def stalled(exc: BaseException | None) -> bool:
     return False
 
 
-def read_body(req: flask.Request) -> bytes:
-    """The whole body, refused when it cannot be read, stalls, is cut short or is too large.
+def read_body(req: flask.Request, larger: Hint | None = None) -> bytes:
+    """The whole body, refused when it cannot be read, stalls, is cut short or is too large
+    (a 413 that states the request's limit, with the hint ``larger`` when it has one).
 
     Whenever the body is not read to its end, the connection is marked to close after the
     answer: where the next request would begin on it is unknown.
@@ -74,8 +76,10 @@ def read_body(req: flask.Request) -> bytes:
                 msg("error.body_timeout.detail"),
                 [whole("body_timeout", msg("error.body_timeout"))],
             ) from None
+        if isinstance(exc, RequestEntityTooLarge):  # from the Content-Length
+            raise too_large(req.max_content_length, larger) from None
         if isinstance(exc, HTTPException) and not isinstance(exc, ClientDisconnected):
-            raise  # 413 from the Content-Length, answered as such
+            raise
         # Whatever else the server's stream raises (a broken chunked framing, a client gone): unreadable.
         raise ProblemError(
             400,
@@ -99,7 +103,7 @@ def read_body(req: flask.Request) -> bytes:
     limit = req.max_content_length
     if limit is not None and len(data) >= limit and req.environ["wsgi.input"].read(1):
         req.environ[CLOSE_CONNECTION] = True
-        raise RequestEntityTooLarge()
+        raise too_large(limit, larger)
     return data
 
 
@@ -134,8 +138,16 @@ def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
             400,
             "malformed-json",
             msg("error.malformed_json.detail"),
-            [whole("malformed_json", exc.message)],
+            [FieldError(exc.pointer, "malformed_json", exc.message, _lines_hint(accepted) if exc.lines else None)],
         ) from None
+
+
+def _lines_hint(accepted: tuple[str, ...]) -> Hint:
+    """The hint to a body of JSON values one per line: NDJSON, where the operation takes it;
+    elsewhere, one object, and where NDJSON goes."""
+    if NDJSON in accepted:
+        return LINES_AS_NDJSON
+    return Hint(msg("error.malformed_json.extra.lines", path=EVALUATE_BATCH.path, media_type=NDJSON))
 
 
 def query_choice(req: flask.Request, name: str, choices: tuple[str, ...]) -> str:

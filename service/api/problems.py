@@ -14,7 +14,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.contract.jsonio import dumps
-from service.contract.problems import PROBLEM_MIMETYPE, FieldError, ProblemError, problem_document, whole
+from service.contract.problems import PROBLEM_MIMETYPE, FieldError, ProblemError, problem_document, too_large, whole
 from service.messages import Message, msg
 
 from .layers.language import request_language
@@ -54,6 +54,9 @@ def _handle_http(error: HTTPException) -> Response:
     status = error.code or 500
     if status >= 500:
         return _handle_unexpected(error)
+    if status == 413:
+        # The limit the application (or the operation, for this request) set.
+        return _handle_problem(too_large(request.max_content_length))
     headers: dict[str, str] = {}
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         headers["Allow"] = ", ".join(sorted(error.valid_methods))
@@ -62,7 +65,6 @@ def _handle_http(error: HTTPException) -> Response:
     detail = {
         404: msg("error.not_found"),
         405: msg("error.method_not_allowed", method=request.method[:16]),
-        413: msg("error.body_too_large"),
         415: msg("error.unsupported_media_type.other"),
         400: msg("error.bad_request"),
     }.get(status, msg("error.client_error", status=status))

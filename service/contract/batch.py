@@ -12,6 +12,7 @@ from typing import Any
 
 from marshmallow import fields
 
+from service.messages import Bytes, msg
 from service.texts import DEFAULT_LANGUAGE
 
 from .common import AnswerSchema, StrictSchema
@@ -20,9 +21,22 @@ from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
 from .fields import FULL, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .jsonio import dumps
 from .openapi import ProblemSchema
-from .records import JSON_BATCH_MAX_DEALS, Observer, Tally, record_item
+from .problems import Coded, Hint
+from .records import BATCH_MAX_LINES, JSON_BATCH_MAX_DEALS, LINE_MAX_BYTES, Observer, Tally, record_item
 
 NDJSON = "application/x-ndjson"
+SHAPE = '{"deals": [...]}'
+"""The JSON form's body, as the hint to a body of another shape says it."""
+
+MORE_AS_NDJSON = Hint(msg("error.length.ndjson", media_type=NDJSON, lines=BATCH_MAX_LINES), (NDJSON,))
+"""The hint to a JSON batch of more records than it takes: the NDJSON form, which streams."""
+LARGER_AS_NDJSON = Hint(
+    msg("error.body_too_large.ndjson", media_type=NDJSON, line=Bytes(LINE_MAX_BYTES), lines=BATCH_MAX_LINES),
+    (NDJSON,),
+)
+"""The hint to a JSON batch over its body limit: the same."""
+LINES_AS_NDJSON = Hint(msg("error.malformed_json.extra.ndjson", media_type=NDJSON), (NDJSON,))
+"""The hint to a JSON body that is records one per line: the NDJSON form's content type."""
 
 
 class RecordList(BoundedList):
@@ -40,10 +54,15 @@ class RecordList(BoundedList):
 
 
 class BatchRequest(StrictSchema):
+    # A list sent alone, or any other body that is not an object: the shape it should have.
+    error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "type": Coded("type", msg("error.type.object"), Hint(msg("error.type.object.batch", shape=SHAPE), (SHAPE,))),
+    }
+
     deals = RecordList(
         StrictNested(EvaluateRequest),
         required=True,
-        validate=Length(max=JSON_BATCH_MAX_DEALS),
+        validate=Length(max=JSON_BATCH_MAX_DEALS, hint=MORE_AS_NDJSON),
         metadata={
             "description": f"Deal records (the `evaluateDeal` request, with an optional `id` and `claims`), at most "
             f"{JSON_BATCH_MAX_DEALS}; a record that is not valid is answered by a problem item, the others are "

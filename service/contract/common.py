@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
+from marshmallow.validate import Validator
 
 from service.messages import Message, msg
 from service.rules.cards import CARD_CODES, Card, CardMask, mask_of
-from service.rules.table import MAX_PLAYERS
+from service.rules.table import MAX_PLAYERS, PLAYER_COUNTS
 from service.rules.variants import FFT, Rules
 
 from .fields import (
     CalledCardField,
     CardList,
     EnumField,
-    Range,
     StrictBoolean,
     StrictInteger,
     StrictNested,
 )
+from .hints import field_hint
 from .problems import Coded
 
 
@@ -41,6 +42,15 @@ class StrictSchema(Schema):
         "unknown": Coded("unknown_field", msg("error.unknown_field")),
         "type": Coded("type", msg("error.type.object")),
     }
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """marshmallow's load; a refusal says, where it helps, what was meant (:func:`explain`)."""
+        try:
+            return super().load(data, **kwargs)
+        except ValidationError as exc:
+            if isinstance(data, Mapping) and isinstance(exc.messages, dict):
+                explain(self, data, exc.messages)
+            raise
 
     def check(self, data: dict[str, Any]) -> None:
         """Rules across fields, once each field is valid: raise a ValidationError (see
@@ -63,9 +73,43 @@ def players_field() -> EnumField:
     return EnumField("Players", required=True, metadata={"description": "Number of players at the table: 3, 4 or 5."})
 
 
+def seat_message(players: int) -> Message:
+    return msg("error.seat_out_of_range", last=players - 1, players=players)
+
+
+LARGEST_TABLE_SEATS = msg("error.seat_out_of_range.largest", last=MAX_PLAYERS - 1, players=MAX_PLAYERS)
+"""The range of seats said where the table's own is not known: its player count is invalid."""
+
+
+class SeatRange(Validator):
+    """A seat of some table: beyond the largest table's, ``seat_out_of_range``. Said with the
+    largest table's range here, where the field stands alone; the object that knows the
+    number of players says its own instead (:func:`explain`), and :func:`seat_error` refuses
+    the seats within the largest table that are beyond the request's own."""
+
+    error = None
+
+    def __call__(self, value: int) -> int:
+        if not 0 <= value < MAX_PLAYERS:
+            raise ValidationError(Coded("seat_out_of_range", LARGEST_TABLE_SEATS))
+        return value
+
+
+SEAT_RANGE = SeatRange()
+
+
 def seat_field(description: str, **kwargs: Any) -> StrictInteger:
-    """A seat of the largest table; :func:`seat_error` checks it against the request's own."""
-    return StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": description}, **kwargs)
+    """A seat: from 0 to ``players`` − 1, anything else refused as ``seat_out_of_range`` with the
+    table's range (the contract states the largest table's bounds)."""
+    return StrictInteger(
+        validate=SEAT_RANGE,
+        metadata={
+            "minimum": 0,
+            "maximum": MAX_PLAYERS - 1,
+            "description": f"{description} From 0 to `players` − 1; any other seat is refused as `seat_out_of_range`.",
+        },
+        **kwargs,
+    )
 
 
 def card_list(description: str, **kwargs: Any) -> fields.List[Any]:
@@ -172,7 +216,40 @@ def _merge(into: dict[str | int, Any], messages: dict[str | int, Any]) -> None:
 
 def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, players: int) -> None:
     if seat is not None and not 0 <= seat < players:
-        errors.add(path, "seat_out_of_range", msg("error.seat_out_of_range", last=players - 1, players=players))
+        errors.add(path, "seat_out_of_range", seat_message(players))
+
+
+def explain(schema: Schema, data: Mapping[str, Any], messages: dict[str | int, Any]) -> None:
+    """Make the refusals of ``data`` by ``schema`` say more, in place: an unknown field the
+    nearest field it was probably meant to be; a seat beyond the largest table, wherever it is
+    inside ``data``, the range of ``data``'s own table when ``data`` says its player count."""
+    declared = [field.data_key or name for name, field in schema.load_fields.items()]
+    not_given = [name for name in declared if name not in data]
+    for key, found in messages.items():
+        if isinstance(key, str) and key not in declared and isinstance(found, list):
+            messages[key] = [_with_field_hint(m, key, not_given) for m in found]
+    players = data.get("players")
+    if type(players) is int and players in PLAYER_COUNTS and "players" in declared:
+        _say_table(messages, seat_message(players))
+
+
+def _with_field_hint(message: Any, key: str, names: list[str]) -> Any:
+    if isinstance(message, Coded) and message.code == "unknown_field" and message.hint is None:
+        return Coded(message.code, message.message, field_hint(key, names))
+    return message
+
+
+def _say_table(messages: Any, table: Message) -> None:
+    """Every seat refused with the largest table's range in ``messages``, said with ``table``'s."""
+    if isinstance(messages, dict):
+        for value in messages.values():
+            _say_table(value, table)
+    elif isinstance(messages, list):
+        for i, message in enumerate(messages):
+            if isinstance(message, Coded) and message.message == LARGEST_TABLE_SEATS:
+                messages[i] = Coded(message.code, table)
+            else:
+                _say_table(message, table)
 
 
 def fail(code: str, message: Message) -> bool:

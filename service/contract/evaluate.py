@@ -157,6 +157,14 @@ class EvaluateRequest(StrictSchema):
             # Only a taker calls (§5): when every seat passed, the deal is dealt again.
             errors.add(("called_card",), "required", msg("error.required.called_card"))
         cards_played = TABLES[n].players * TABLES[n].tricks
+        claims = data["claims"]
+        if claims is not None:
+            # A claimed seat is a seat too: beyond the table, the claim is refused, as a taker would be.
+            seat_error(errors, ("claims", "partner"), claims.get("partner"), n)
+            for i, seat in enumerate(claims.get("trick_winners") or ()):
+                seat_error(errors, ("claims", "trick_winners", i), seat, n)
+            if claims.get("first_violation") is not None:
+                seat_error(errors, ("claims", "first_violation", "seat"), claims["first_violation"]["seat"], n)
         for i, p in enumerate(data["poignees"]):
             seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
             if p["shown_at"] is not None and p["shown_at"] > cards_played:

@@ -36,7 +36,8 @@ from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingRe
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode
-from .problems import Coded
+from .hints import card_hint
+from .problems import Coded, Hint
 
 ERROR_CODES: dict[str, str] = {
     "required": "required",
@@ -103,19 +104,25 @@ _TYPE_KEYS = {
 
 
 class Length(validate.Length):
-    """marshmallow's length validator, its messages coded ``length``."""
+    """marshmallow's length validator, its messages coded ``length``; ``hint`` says what to do
+    instead (a JSON batch over its limit: NDJSON)."""
+
+    def __init__(self, *args: Any, hint: Hint | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hint = hint
 
     def _format_error(self, value: Any, message: str) -> str:
         # A string counts characters, a list items.
         chars = isinstance(value, str)
         if self.equal is not None:
-            return Coded("length", msg("error.length.equal.chars" if chars else "error.length.equal", self.equal))
-        if self.max is None:
-            return Coded("length", msg("error.length.min.chars" if chars else "error.length.min", self.min))
-        if self.min is None:
-            return Coded("length", msg("error.length.max.chars" if chars else "error.length.max", self.max))
-        key = "error.length.between.chars" if chars else "error.length.between"
-        return Coded("length", msg(key, self.max, min=self.min))
+            said = msg("error.length.equal.chars" if chars else "error.length.equal", self.equal)
+        elif self.max is None:
+            said = msg("error.length.min.chars" if chars else "error.length.min", self.min)
+        elif self.min is None:
+            said = msg("error.length.max.chars" if chars else "error.length.max", self.max)
+        else:
+            said = msg("error.length.between.chars" if chars else "error.length.between", self.max, min=self.min)
+        return Coded("length", said, self.hint)
 
 
 class Range(validate.Range):
@@ -150,7 +157,8 @@ class CardField(CodedErrors, fields.Field[Card]):
         try:
             return parse_card(value)
         except KeyError:
-            raise ValidationError(Coded("unknown_card", msg("error.unknown_card", value=repr(value[:12])))) from None
+            said = msg("error.unknown_card", value=repr(value[:12]))
+            raise ValidationError(Coded("unknown_card", said, card_hint(value))) from None
 
     def _serialize(self, value: Card | None, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else format_card(value)

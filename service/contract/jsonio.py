@@ -17,13 +17,19 @@ import orjson
 
 from service.messages import Message, msg
 
+from .problems import pointer
+
 
 class BodyError(ValueError):
-    """The request body is not acceptable JSON; :attr:`message` says why, for people."""
+    """The request body is not acceptable JSON; :attr:`message` says why, for people,
+    :attr:`pointer` where (a duplicate key: the key's own pointer; otherwise the whole body),
+    and :attr:`lines` whether the body looks like JSON values one per line (NDJSON)."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, *, pointer: str = "", lines: bool = False) -> None:
         super().__init__(message.key)
         self.message = message
+        self.pointer = pointer
+        self.lines = lines
 
 
 # The JSON decoder's reasons, each with its catalog key; another reason gets the general one.
@@ -40,13 +46,16 @@ _DECODE_REASONS = {
 }
 
 
+DUPLICATE_KEY = "error.malformed_json.duplicate_key"
+
+
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise BodyError(msg("error.malformed_json.duplicate_key", key=repr(key[:40])))
+                raise BodyError(msg(DUPLICATE_KEY, key=repr(key[:40])))
             seen.add(key)
     return obj
 
@@ -65,6 +74,69 @@ def _finite_float(text: str) -> float:
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant, parse_float=_finite_float)
 
 
+class _Duplicate:
+    """Where an object with a duplicate key sits, in place of the object (see :func:`_duplicate_at`)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: tuple[str | int, ...]) -> None:
+        self.path = path
+
+
+def _within(value: Any) -> tuple[str | int, ...] | None:
+    """The path to the duplicate under ``value``, when there is one (objects are already marks)."""
+    if isinstance(value, _Duplicate):
+        return value.path
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            inner = _within(item)
+            if inner is not None:
+                return (index, *inner)
+    return None
+
+
+def _locating_pairs(pairs: list[tuple[str, Any]]) -> Any:
+    # The parser builds objects from the innermost out, so the strict pass refused the first
+    # object to be completed with a duplicate: one within a value of this object before its own.
+    for key, value in pairs:
+        inner = _within(value)
+        if inner is not None:
+            return _Duplicate((key, *inner))
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return _Duplicate((key,))
+        seen.add(key)
+    return dict(pairs)
+
+
+_LOCATING = json.JSONDecoder(object_pairs_hook=_locating_pairs)
+
+
+def _duplicate_at(text: str) -> str:
+    """The pointer to the first duplicate key of ``text``, a body the strict parser refused for
+    one: parsed again, each object that holds one replaced by where it is. (Only on this error:
+    the strict parser does not track where it is.)"""
+    try:
+        found = _within(_LOCATING.raw_decode(text, len(text) - len(text.lstrip(" \t\n\r")))[0])
+    except (ValueError, RecursionError):
+        return ""
+    return "" if found is None else pointer(found)
+
+
+def _looks_like_lines(text: str) -> bool:
+    """Whether ``text`` is JSON values one per line, as NDJSON is (its first lines tell)."""
+    lines = [line for line in text.splitlines() if line.strip()][:3]
+    if len(lines) < 2:
+        return False
+    try:
+        for line in lines:
+            json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def parse_body(data: bytes) -> Any:
     """Parse a request body; :class:`BodyError` with a reason when it is not strict JSON."""
     try:
@@ -77,12 +149,15 @@ def parse_body(data: bytes) -> Any:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         key = _DECODE_REASONS.get(exc.msg, "error.malformed_json.syntax")
-        raise BodyError(msg(key, line=exc.lineno, column=exc.colno)) from None
+        lines = exc.msg == "Extra data" and _looks_like_lines(text)
+        raise BodyError(msg(key, line=exc.lineno, column=exc.colno), lines=lines) from None
     except RecursionError:
         raise BodyError(msg("error.malformed_json.depth")) from None
-    except ValueError as exc:  # int() beyond the interpreter's digit limit
-        if isinstance(exc, BodyError):
-            raise
+    except BodyError as exc:
+        if exc.message.key == DUPLICATE_KEY:
+            raise BodyError(exc.message, pointer=_duplicate_at(text)) from None
+        raise
+    except ValueError:  # int() beyond the interpreter's digit limit
         raise BodyError(msg("error.malformed_json.long_number")) from None
 
 

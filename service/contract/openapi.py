@@ -27,6 +27,22 @@ class FieldErrorSchema(AnswerSchema):
     message = fields.String(
         required=True, metadata={"description": "The fault for people, in the language asked for (`Accept-Language`)."}
     )
+    hint = fields.String(
+        metadata={
+            "description": "How to put the fault right, for people, in the language asked for, when the service "
+            "can tell: the card codes or field names probably meant, the NDJSON form of the batch, the shape "
+            "expected."
+        }
+    )
+    suggestions = fields.List(
+        fields.String(),
+        metadata={
+            "description": "With a `hint`, what a program can send instead, likeliest first: card codes "
+            "(`unknown_card`), field names (`unknown_field`), a media type (the batch's NDJSON form), "
+            "the shape of the body (a batch that is not an object)."
+        },
+    )
+    limit = fields.Integer(metadata={"description": "`body_too_large`: the most bytes the operation takes in a body."})
     parameter = fields.String(
         metadata={"description": "A fault in a query parameter: its name (the pointer is then empty)."}
     )
@@ -50,12 +66,14 @@ BODY_ERRORS = {
     408: "The body stopped arriving: no bytes of it for longer than the server waits "
     "(`BODY_TIMEOUT_SECONDS`). The connection is closed after this answer.",
     405: "The path does not take this method; the `Allow` header lists those it does.",
-    413: "The body is larger than the service accepts.",
+    413: "The body is larger than the operation accepts; the error states the limit (`errors[].limit`, in bytes) "
+    "and, for the batch's JSON form, points to its NDJSON form.",
     415: "The content type is not application/json.",
     422: "Well-formed JSON that is not a valid request. Besides what this schema states, the service "
     "refuses what a schema cannot express: a card listed twice across fields, a card both in the "
     "hand and in the trick, more cards than the table size allows, a seat beyond the number of "
-    "players, a field that does not apply at this number of players. Each fault has a pointer.",
+    "players (`seat_out_of_range`, wherever a seat is read, claims included), a field that does not apply at "
+    "this number of players. Each fault has a pointer; some have a `hint`.",
 }
 
 

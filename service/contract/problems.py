@@ -2,10 +2,12 @@
 
 A problem is ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail``
 and ``errors``: one entry per fault, each with a JSON pointer into the request body
-(RFC 6901), a machine code and a human message. Clients branch on ``status`` and the
-``errors[].code`` values; the messages are for people, in the language the request asked for
-(the HTTP layer negotiates it; the command line takes it from its options): title, detail
-and messages are kept as catalog messages until the document is written.
+(RFC 6901), a machine code and a human message, and, where one helps, how to put it right (a
+:class:`Hint`: a ``hint`` for people, the ``suggestions`` a program can send instead; a 413
+also gives the ``limit`` passed). Clients branch on ``status`` and the ``errors[].code`` values; the messages
+are for people, in the language the request asked for (the HTTP layer negotiates it; the
+command line takes it from its options): title, detail and messages are kept as catalog
+messages until the document is written.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from service.messages import Message, msg
+from service.messages import Bytes, Message, msg
 from service.texts import DEFAULT_LANGUAGE, render
 
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -32,26 +34,37 @@ PROBLEM_STATUSES = (400, 403, 404, 405, 408, 413, 414, 415, 416, 417, 422, 431, 
 number."""
 
 
-class Coded(str):
-    """A validation message that carries its machine code and its catalog message.
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """How to put a fault right: words for people, and what a program can act on."""
 
-    Marshmallow keeps the message objects it is given, so both survive the trip through schema
-    validation into :func:`errors_from_messages`. As text (for marshmallow and logs) it is the
-    English sentence; the answer says it in the request's language.
+    message: Message
+    suggestions: tuple[str, ...] = ()
+    """Values to send instead, nearest first: card codes, field names, a media type, a shape."""
+
+
+class Coded(str):
+    """A validation message that carries its machine code, its catalog message and its hint.
+
+    Marshmallow keeps the message objects it is given, so all three survive the trip through
+    schema validation into :func:`errors_from_messages`. As text (for marshmallow and logs) it
+    is the English sentence; the answer says it in the request's language.
     """
 
     code: str
     message: Message
+    hint: Hint | None
 
-    def __new__(cls, code: str, message: Message) -> Coded:
+    def __new__(cls, code: str, message: Message, hint: Hint | None = None) -> Coded:
         obj = super().__new__(cls, render(message, DEFAULT_LANGUAGE))
         obj.code = code
         obj.message = message
+        obj.hint = hint
         return obj
 
-    def __getnewargs__(self) -> tuple[str, Message]:  # type: ignore[override]
-        # Copies (marshmallow deep-copies its error messages) keep the code.
-        return self.code, self.message
+    def __getnewargs__(self) -> tuple[str, Message, Hint | None]:  # type: ignore[override]
+        # Copies (marshmallow deep-copies its error messages) keep the code and the hint.
+        return self.code, self.message, self.hint
 
     def format(self, *args: Any, **kwargs: Any) -> Coded:
         # marshmallow formats its messages before raising them; ours carry their arguments.
@@ -65,14 +78,26 @@ def pointer(path: Iterable[str | int]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
-    """One fault in a request, located by a JSON pointer."""
+    """One fault in a request, located by a JSON pointer; its hint, when one helps."""
 
     pointer: str
     code: str
     message: Message
+    hint: Hint | None = None
+    limit: int | None = None
+    """The limit the request passed, when the fault is passing one (a 413: the body's bytes)."""
 
-    def as_dict(self, language: str) -> dict[str, str]:
-        return {"pointer": self.pointer, "code": self.code, "message": render(self.message, language)}
+    def as_dict(self, language: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"pointer": self.pointer, "code": self.code, "message": render(self.message, language)}
+        hint = self.hint
+        if hint is not None:
+            # Optional fields after the three every client reads: older clients let them be.
+            out["hint"] = render(hint.message, language)
+            if hint.suggestions:
+                out["suggestions"] = list(hint.suggestions)
+        if self.limit is not None:
+            out["limit"] = self.limit
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +106,13 @@ class ParameterError(FieldError):
 
     parameter: str = ""
 
-    def as_dict(self, language: str) -> dict[str, str]:
+    def as_dict(self, language: str) -> dict[str, Any]:
         return {**FieldError.as_dict(self, language), "parameter": self.parameter}
 
 
-def whole(code: str, message: Message) -> FieldError:
+def whole(code: str, message: Message, hint: Hint | None = None, limit: int | None = None) -> FieldError:
     """A fault of the request as a whole (the pointer ``""``)."""
-    return FieldError("", code, message)
+    return FieldError("", code, message, hint, limit)
 
 
 def errors_from_messages(messages: Any, path: tuple[str | int, ...] = ()) -> list[FieldError]:
@@ -101,7 +126,7 @@ def errors_from_messages(messages: Any, path: tuple[str | int, ...] = ()) -> lis
             out.extend(errors_from_messages(value, sub))
         return out
     if isinstance(messages, Coded):
-        return [FieldError(pointer(path), messages.code, messages.message)]
+        return [FieldError(pointer(path), messages.code, messages.message, messages.hint)]
     if isinstance(messages, str):
         # Every field and validator of the wire codes its messages; were one to slip through,
         # its English words are not sent as if they were translated.
@@ -129,6 +154,12 @@ class ProblemError(Exception):
         self.detail = detail
         self.errors = list(errors)
         self.headers = dict(headers or {})
+
+
+def too_large(limit: int | None, hint: Hint | None = None) -> ProblemError:
+    """The 413 of a body over ``limit`` bytes (the limit the application or the operation set)."""
+    said = msg("error.body_too_large") if limit is None else msg("error.body_too_large.limit", limit=Bytes(limit))
+    return ProblemError(413, "body-too-large", said, [whole("body_too_large", said, hint, limit)])
 
 
 def problem_title(status: int, language: str) -> str:

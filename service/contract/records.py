@@ -145,7 +145,7 @@ def line_item(
             400,
             "malformed-json",
             msg("error.malformed_json.line"),
-            whole("malformed_json", exc.message),
+            FieldError(exc.pointer, "malformed_json", exc.message),
             language=language,
         )
     return record_item(index, data, observe, language=language, detail=detail)

@@ -25,7 +25,7 @@ from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
 from service.texts import render
 
-from .common import AnswerSchema, Errors, StrictSchema, fail, players_field, rules_field, seat_error
+from .common import AnswerSchema, Errors, StrictSchema, fail, players_field, rules_field, seat_error, seat_field
 from .declaration import Answered, Decided, Operation
 from .fields import (
     BoundedList,
@@ -79,14 +79,11 @@ class ChelemSchema(StrictSchema):
 class ScoreRequest(StrictSchema):
     players = players_field()
     contract = contract_field()
-    taker = StrictInteger(
-        required=True, validate=Range(min=0, max=MAX_PLAYERS - 1), metadata={"description": "Taker's seat."}
-    )
-    partner = StrictInteger(
+    taker = seat_field("Taker's seat.", required=True)
+    partner = seat_field(
+        "Five players: the partner's seat; null or the taker's seat when playing alone.",
         allow_none=True,
         load_default=None,
-        validate=Range(min=0, max=MAX_PLAYERS - 1),
-        metadata={"description": "Five players: the partner's seat; null or the taker's seat when playing alone."},
     )
     points = HalfPoints(
         required=True,

@@ -19,13 +19,13 @@ from .common import (
     players_field,
     rules_field,
     seat_error,
+    seat_field,
 )
 from .declaration import Answered, Decided, Operation
 from .fields import (
     CardField,
     EnumField,
     Length,
-    Range,
     StrictBoolean,
     StrictInteger,
     StrictString,
@@ -100,11 +100,7 @@ def answer_legal_cards(req: dict[str, Any], language: str) -> Answered:
 
 class WinnerRequest(StrictSchema):
     players = players_field()
-    leader = StrictInteger(
-        load_default=0,
-        validate=Range(min=0, max=MAX_PLAYERS - 1),
-        metadata={"description": "Seat that led the trick (seats in playing order)."},
-    )
+    leader = seat_field("Seat that led the trick (seats in playing order).", load_default=0)
     cards = card_list(
         "The cards of the trick in play order: 1 to `players` cards.",
         required=True,

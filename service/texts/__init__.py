@@ -22,7 +22,7 @@ from babel.core import default_locale
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from service.messages import Arg, CardCodes, CardName, Message, Points, Signed, SignedList, Term
+from service.messages import Arg, Bytes, CardCodes, CardName, Message, Points, Signed, SignedList, Term
 from service.rules.cards import CARD_CODES, EXCUSE, FIRST_TRUMP, PETIT, RANK_OF, SUIT_OF, Card, Suit, iter_cards
 
 __all__ = [
@@ -113,7 +113,16 @@ class Catalog:
             return ", ".join(_signed(value, self.language) for value in arg.values)
         if isinstance(arg, Term):
             return self.template(f"term.{arg.kind}.{arg.value}")
+        if isinstance(arg, Bytes):
+            return self.size(arg.count)
         return self.render(arg, sentence=False)
+
+    def size(self, count: int) -> str:
+        """A size in bytes, in the largest binary unit that divides it (limits are round: 64 KiB)."""
+        for key, unit in (("unit.mib", 1024 * 1024), ("unit.kib", 1024)):
+            if count >= unit and count % unit == 0:
+                return self.template(key).format(number=self.number(count // unit))
+        return self.template("unit.bytes", count).format(count=self.number(count))
 
     def number(self, value: int) -> str:
         # Small counts, seats and tricks are written alike in both languages.

@@ -31,7 +31,7 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.wsgi import get_input_stream
 
 from service.connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED
-from service.contract.batch import EVALUATE_BATCH, NDJSON, NDJSON_DOC
+from service.contract.batch import EVALUATE_BATCH, LARGER_AS_NDJSON, NDJSON, NDJSON_DOC
 from service.contract.declaration import load
 from service.contract.jsonio import NotPlainError, dumps, plain_items
 from service.contract.openapi import DETAIL
@@ -222,7 +222,7 @@ def _json(req: flask.Request) -> Response:
     NDJSON body's lines are; otherwise the body read whole, through the request schema, which
     answers it exactly. (Either way, a fault of the body is found before a bad ``detail``.)"""
     req.max_content_length = JSON_BATCH_MAX_BYTES
-    body = read_body(req)
+    body = read_body(req, LARGER_AS_NDJSON)
     try:
         detail = requested_detail(req)
     except ProblemError:
