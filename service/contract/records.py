@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import marshmallow as ma
 
-from service.messages import Message, msg
+from service.messages import Bytes, Message, msg
 from service.rules.deal import Status
 from service.texts import DEFAULT_LANGUAGE
 
@@ -79,7 +79,7 @@ def stop_item(index: int, status: int, kind: str, code: str, detail: Message, la
 
 def too_long_item(index: int, *, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The item of a line over the limit."""
-    detail = msg("error.line_too_long", limit=LINE_MAX_BYTES)
+    detail = msg("error.line_too_long", limit=Bytes(LINE_MAX_BYTES))
     return stop_item(index, 413, "body-too-large", "line_too_long", detail, language)
 
 
