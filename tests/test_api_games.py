@@ -49,7 +49,8 @@ def test_15_3_each_row_is_the_single_deal_answer(client: FlaskClient) -> None:
 
 
 def test_15_1_the_lowest_card_deals(client: FlaskClient) -> None:
-    # 10 of hearts and 10 of clubs: the 10 of clubs deals (seed 004); trumps draw above every plain card.
+    # 10 of hearts and 10 of clubs: the 10 of clubs deals (the FFT Code text, rules.md §15); trumps draw
+    # above every plain card.
     sheet = post(client, SHEET)
     assert sheet["draw"] == {"first_dealer": 1, "redraw": []}
     cards = [CARD_BY_CODE[c] for c in ("1C", "1D", "1H", "1S", "2C", "KS", "1T", "21T")]

@@ -33,3 +33,24 @@ def test_every_section_cited_is_in_the_rulebook(path: Path) -> None:
 def test_every_verdict_code_is_explained_in_section_13(code: str) -> None:
     verdicts = RULEBOOK[RULEBOOK.index("## 13.") :]
     assert f"`{code}`" in verdicts
+
+
+def test_the_texts_behind_the_rules_are_cited_by_what_they_are() -> None:
+    # A reader cannot open a file name of our machines: each text is named by its title (rules.md's
+    # opening list), and no tracked file names one by a file name.
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    pattern = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+    named = [
+        path
+        for path in tracked
+        if path.endswith((".md", ".py", ".po", ".json", ".yaml"))
+        and (root / path).is_file()
+        and pattern.search((root / path).read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert named == []
+    rulebook = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    for title in ("*Card by card*", "*Main Phase*", "*Like Belote*", "*The rules*", "*FFT Code*"):
+        assert f"- {title}: " in rulebook, title

@@ -1,9 +1,9 @@
 """§11: the seeds' last readings as flags, each changing exactly what its rule says.
 
-- ``discard_kings_when_forced`` (seed 004, §4.2): kings in the discard of a hand of kings and
+- ``discard_kings_when_forced`` (the FFT Code text, §4.2): kings in the discard of a hand of kings and
   trumps only;
-- ``petit_au_bout_to_taker`` (seed 003, §9.4): the Petit au bout's bonus to the taker's side;
-- ``deal_errors_after_contract: disregarded`` (seed 004, §14.5): a fault of the deal scored as
+- ``petit_au_bout_to_taker`` (the French Tarot rules page, §9.4): the Petit au bout's bonus to the taker's side;
+- ``deal_errors_after_contract: disregarded`` (the FFT Code text, §14.5): a fault of the deal scored as
   played.
 """
 

@@ -253,7 +253,7 @@ def _poignee(
     side_of: Sequence[Side],
     opening_leader: int,
 ) -> _Row:
-    """A poignée's presentation fault, by the seed's table (§14.6)."""
+    """A poignée's presentation fault, by the FFT Code text's table (§14.6)."""
     assert v.seat is not None
     seat, side = v.seat, (side_of[v.seat],)
     shown_index, shown = _poignee_of(deal, seat)

@@ -89,7 +89,7 @@ def check_discard(
         )
     forbidden = KINGS | OUDLERS
     if r.rules.discard_kings_when_forced and kings_forced(available):
-        forbidden = OUDLERS  # seed 004: a hand of kings and trumps only may discard kings, declared (§4.2)
+        forbidden = OUDLERS  # the FFT Code text: a hand of kings and trumps only may discard kings, declared (§4.2)
     for card in iter_cards(discard & forbidden):
         deal.report(
             ViolationCode.DISCARD_KING_OR_BOUT,
