@@ -510,3 +510,14 @@ def test_workers_reading_spans_of_a_file_report_as_one_process(
     assert outs[0] == outs[1]
     assert summary(outs[0][0])["records"] == 16
     assert summary(outs[0][0])["malformed"] == 3
+
+
+def test_a_malformed_record_says_how_to_fix_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The service's hint (the nearest card code) goes with the pointer and code, in the run's language.
+    record = random_deal(7, 4)
+    record["plays"][0] = record["plays"][0].lower()
+    games = write_ndjson(tmp_path / "games.ndjson", [record])
+    for language, hint in (("en", "Did you mean"), ("fr", "Vouliez-vous dire")):
+        status, out, _ = tarot_rules(capsys, "--lang", language, "replay", games, "--jobs", "1")
+        [line] = [line for line in out.splitlines() if "/plays/0 (unknown_card)" in line]
+        assert status == 1 and f"{hint} {record['plays'][0].upper()}" in line, line

@@ -67,6 +67,8 @@ class FieldProblem(NamedTuple):
     pointer: str
     code: str
     message: str
+    hint: str = ""
+    """How to fix it, when the service has a suggestion (a card code, a field name)."""
 
 
 class Outcome(NamedTuple):
@@ -135,7 +137,9 @@ def settle(
             item["id"],
             Status.ERROR,
             note=problem["detail"],
-            errors=tuple(FieldProblem(e["pointer"], e["code"], e["message"]) for e in problem["errors"]),
+            errors=tuple(
+                FieldProblem(e["pointer"], e["code"], e["message"], e.get("hint") or "") for e in problem["errors"]
+            ),
             seconds=seconds,
         )
     claims = result["claims"]
@@ -304,9 +308,10 @@ def mismatch_line(d: Difference) -> str:
 
 
 def error_line(e: FieldProblem) -> str:
+    message = f"{e.message} {e.hint}" if e.hint else e.message
     if not e.pointer:  # the record as a whole (not JSON, not an object)
-        return labelled(e.code, e.message)
-    return say("outcome.field_error", pointer=e.pointer, code=e.code, message=e.message)
+        return labelled(e.code, message)
+    return say("outcome.field_error", pointer=e.pointer, code=e.code, message=message)
 
 
 def failure_message(o: Outcome) -> str:
