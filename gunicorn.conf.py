@@ -1,7 +1,7 @@
 """gunicorn settings for the service: ``gunicorn -c gunicorn.conf.py service.wsgi:app``.
 
 `make run` and the container image both use this file; everything an operator tunes comes
-from the environment (see the README's Deploy section). The behaviour behind the settings is
+from the environment (see docs/operations.md, Configuration). The behaviour behind the settings is
 in ``service/serving/`` (the worker, its limits, the hooks called below).
 """
 

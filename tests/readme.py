@@ -1,14 +1,19 @@
-"""The README's curl examples, read as a reader runs them: the request, and the answer it shows.
+"""The README's examples, read as a reader runs them: the request, and the answer it shows.
 
 An example is a ``curl … localhost:8000…`` command (its continuation lines joined) and the
-``# …`` lines right after it, which show the answer. A shown answer may leave parts out as
-``[...]``: any value matches there. Tests send each request (to the Flask test client, a
-gunicorn or the image) and hold the answer to what the README shows.
+``# …`` lines right after it, which show the answer: JSON (one document, or NDJSON's lines one
+after another) or text lines (a CSV). A shown answer may leave parts out as ``[...]``: any
+JSON value matches there, or any text within a line. Tests send each request (to the Flask
+test client, a gunicorn or the image) and hold the answer to what the README shows.
+
+A command example is a ``console`` block whose first line is ``$ tarot-rules …`` and whose
+other lines are what the command prints (a line ``[...]`` stands for any number of lines).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +33,13 @@ class Example:
     """With its query string."""
     headers: dict[str, str]
     body: bytes | None
-    shown: str | None
-    """The answer as the README shows it, or None when it shows none."""
+    shown_lines: tuple[str, ...]
+    """The answer as the README shows it, line by line (none when it shows no answer)."""
+
+    @property
+    def shown(self) -> str | None:
+        """The shown answer as one text, its lines joined by spaces (JSON reads the same)."""
+        return " ".join(self.shown_lines) or None
 
     def __str__(self) -> str:
         return f"README.md:{self.line} {self.method} {self.path}"
@@ -55,7 +65,7 @@ def examples(readme: Path = README) -> list[Example]:
         while i < len(lines) and lines[i].strip().startswith("# "):
             shown.append(lines[i].strip()[2:])
             i += 1
-        found.append(_example(start + 1, command, " ".join(shown) or None))
+        found.append(_example(start + 1, command, tuple(shown)))
     return found
 
 
@@ -67,7 +77,7 @@ def _closed(command: str) -> bool:
     return True
 
 
-def _example(line: int, command: str, shown: str | None) -> Example:
+def _example(line: int, command: str, shown: tuple[str, ...]) -> Example:
     words = shlex.split(command)
     headers: dict[str, str] = {}
     body: bytes | None = None
@@ -110,3 +120,54 @@ def differences(shown: Any, got: Any, pointer: str = "") -> list[str]:
     if shown != got or type(shown) is not type(got):
         return [f"{pointer or '/'}: {got!r}, the README shows {shown!r}"]
     return []
+
+
+def shown_values(shown: str) -> list[Any]:
+    """The shown NDJSON answer: its JSON documents one after another, however they are wrapped."""
+    decoder = json.JSONDecoder()
+    text = shown.replace("[...]", json.dumps(ELIDED))
+    values, at = [], 0
+    while text[at:].strip():
+        while text[at].isspace():
+            at += 1
+        value, at = decoder.raw_decode(text, at)
+        values.append(value)
+    return values
+
+
+def lines_differ(shown: list[str], got: list[str]) -> str | None:
+    """Where the text lines ``got`` are not the ``shown`` ones, or None: ``[...]`` within a line
+    matches any text, and a line of ``[...]`` alone any number of lines."""
+    pattern = "".join(
+        r"(?:.*\n)*?" if line.strip() == "[...]" else ".*?".join(map(re.escape, line.split("[...]"))) + r"\n"
+        for line in shown
+    )
+    if re.fullmatch(pattern, "".join(line + "\n" for line in got)):
+        return None
+    for n, (a, b) in enumerate(zip(shown, got, strict=False)):
+        if "[...]" not in a and a != b:
+            return f"line {n + 1}: {b!r}, the README shows {a!r}"
+    return f"{len(got)} lines, the README shows {len(shown)}:\n" + "\n".join(got)
+
+
+@dataclass(frozen=True)
+class Command:
+    line: int
+    words: list[str]
+    """The command's words, ``tarot-rules`` first."""
+    printed: list[str]
+    """What the README shows it prints, line by line."""
+
+    def __str__(self) -> str:
+        return f"README.md:{self.line} {' '.join(self.words)}"
+
+
+def commands(readme: Path = README) -> list[Command]:
+    """The README's ``console`` blocks that run ``tarot-rules``."""
+    found = []
+    lines = readme.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == "```console" and lines[i + 1].startswith("$ tarot-rules "):
+            end = lines.index("```", i + 1)
+            found.append(Command(i + 2, shlex.split(lines[i + 1][2:]), lines[i + 2 : end]))
+    return found

@@ -411,9 +411,10 @@ def test_metrics_count_each_deal_and_each_record(records: list[dict[str, Any]]) 
 def test_the_readme_replay_example_answers_as_it_says(client: FlaskClient) -> None:
     body = (ROOT / "docs" / "examples" / "replay.ndjson").read_bytes()
     items, summary = post_lines(client, body)
-    assert [item["id"] for item in items] == ["game-1", "game-2", "game-3"]
+    assert [item["id"] for item in items] == ["game-1", "game-2", "game-3", "game-4"]
     assert items[1]["result"]["claims"]["mismatches"][0]["pointer"] == "/claims/points"
-    assert (summary["valid"], summary["malformed"], summary["claims_disagree"]) == (2, 1, 1)
+    assert items[3]["result"]["violations"][0]["code"] == "renounce"
+    assert (summary["valid"], summary["faulty"], summary["malformed"], summary["claims_disagree"]) == (2, 1, 1, 1)
 
 
 @pytest.mark.parametrize("end", [b"\n", b"\r\n"])

@@ -4,7 +4,7 @@ default settings), type-checked with ``tsc --strict`` and run with Node against 
 The README's request bodies are written into the program as typed literals, so they must
 compile against the generated request types; the spec's request examples are then sent
 through the client, and every answer must be a 200. Batches of records (tests/clientbatch.py)
-are sent in their JSON form by a client made as the README makes it, and its typed items are read
+are sent in their JSON form by a client made as docs/clients.md makes it, and its typed items are read
 and compared with what evaluateDeal answers for each record. Node and npm come from Debian's
 packages (``make test`` installs them where it may); without them the test is skipped and
 says how to get them. The npm packages are pinned in tests/client_ts/package-lock.json.
@@ -29,6 +29,8 @@ from tests.serving import ROOT, Gunicorn
 
 PACKAGE = Path(__file__).parent / "client_ts"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CLIENTS = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+"""The README's Clients section sends its readers here, for the TypeScript example."""
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or shutil.which("npm") is None,
@@ -100,8 +102,8 @@ await main();
 
 
 def readme_media_types() -> str:
-    """The media types the README's TypeScript example makes its openapi-fetch client for."""
-    [media] = re.findall(r"createClient<paths, ([^>]+)>\(", README)
+    """The media types the TypeScript example of docs/clients.md makes its openapi-fetch client for."""
+    [media] = re.findall(r"createClient<paths, ([^>]+)>\(", CLIENTS)
     return media
 
 
@@ -164,7 +166,7 @@ import type {{ components, paths }} from "./schema.js";
 
 type Schemas = components["schemas"];
 const sheet: Schemas["GameScoreRequest"] = {sheet};
-// Made as the README makes it: the answer's JSON type, not the union with its CSV (text/csv).
+// Made as docs/clients.md makes it: the answer's JSON type, not the union with its CSV (text/csv).
 const client = createClient<paths, {readme_media_types()}>({{ baseUrl: process.argv[2] }});
 const {{ data, error }} = await client.POST("/v1/games/score", {{ body: sheet }});
 if (data === undefined) throw new Error(JSON.stringify(error));

@@ -1,4 +1,5 @@
-"""The README's CI workflow, run as written: its shell steps, not the CI system.
+"""The CI workflow of docs/ci.md (the README's CI section links it), run as written: its shell
+steps, not the CI system.
 
 The repository as it stands is made a release (a git repository tagged with the version the
 workflow names), the team's engine is stood in for by records of `tarot-rules deal`, and each
@@ -32,8 +33,8 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="the workflo
 
 
 def workflow() -> dict[str, Any]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.DOTALL) if b.startswith(WORKFLOW)]
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", page, re.DOTALL) if b.startswith(WORKFLOW)]
     parsed: dict[str, Any] = yaml.safe_load(block)
     return parsed
 

@@ -15,7 +15,12 @@ RULEBOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 SECTIONS = set(re.findall(r"^#+ (\d+(?:\.\d+)?)[. ]", RULEBOOK, flags=re.MULTILINE)) | set(
     re.findall(r"^- \*\*(\d+\.\d+)[ .*]", RULEBOOK, flags=re.MULTILINE)
 )
-CITING = [ROOT / "openapi.yaml", ROOT / "README.md", *sorted((ROOT / "service").rglob("*.py"))]
+CITING = [
+    ROOT / "openapi.yaml",
+    ROOT / "README.md",
+    *[ROOT / "docs" / f"{name}.md" for name in ("architecture", "ci", "clients", "operations")],
+    *sorted((ROOT / "service").rglob("*.py")),
+]
 
 
 def test_the_rulebook_has_its_sections() -> None:

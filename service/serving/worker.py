@@ -23,7 +23,7 @@ request had arrived would let a few slow clients stall everyone. This worker run
   backlog, where the other workers may take them.
 
 The rules work is CPU-bound and short: one request computes at a time per process, and the
-other connections only wait while it does (see the README's "Serving" section for the
+other connections only wait while it does (see docs/operations.md, "Serving", for the
 figures). A batch (:data:`~service.connection.STREAMED_PATHS`) is long: it always gets a
 greenlet of its own, and it yields to the others between two deals.
 
