@@ -155,7 +155,7 @@ def test_a_line_over_the_limit_is_malformed(tmp_path: Path, capsys: pytest.Captu
     games = write_ndjson(tmp_path / "games.ndjson", [long_line, record])
     status, out, _ = replay(capsys, str(games), "--jobs", "1")
     assert status == 1
-    assert f"{games}:1: malformed record: A line holds at most {LINE_MAX_BYTES:,} bytes." in out
+    assert f"{games}:1: malformed record: A line holds at most {LINE_MAX_BYTES // 1024} KiB." in out
     assert summary(out)["valid"] == 1
 
 

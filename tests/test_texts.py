@@ -547,6 +547,9 @@ def test_13_every_fault_is_named_in_french_in_claims_and_in_the_command(code: st
             text = head(Fault(code, trick, seat, None, ""))
             assert not english_left_in(text) and text == text.strip(), text
         assert words.value_text(6.5) == "6,5" and words.value_text([0.5, 7]) == f"[0,5{NBSP}; 7]"
+        words.use("en")  # no grouping comma in a list of values: [480, -1440], never [480, -1,440]
+        assert words.value_text([480, -1440, 6.5]) == "[480, -1440, 6.5]"
+        words.use("fr")
         assert words.value_text(code, "violation") == texts.catalog("fr").value(Term("violation", code))
     finally:
         words.use("en")

@@ -78,9 +78,7 @@ def value_text(value: Any, term: str | None = None) -> str:
         return say("value.none")
     if isinstance(value, bool):
         return say("value.true") if value else say("value.false")
-    if isinstance(value, int):
-        return number(value)
-    if isinstance(value, float):
+    if isinstance(value, int | float):
         return decimal(value)
     if isinstance(value, str):
         known = term is not None and catalog(_chosen.language).has(f"term.{term}.{value}")

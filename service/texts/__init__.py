@@ -129,8 +129,9 @@ class Catalog:
         return str(value) if 0 <= value < 1000 else format_decimal(value, locale=self.locale)
 
     def decimal(self, value: float) -> str:
-        """A number that may have decimals, as this language writes it (6.5, « 6,5 »)."""
-        return self.number(int(value)) if value.is_integer() else format_decimal(value, locale=self.locale)
+        """A number as a value, with this language's decimal mark and no grouping (6.5, « 6,5 »,
+        -1440): values stand in lists, where a grouping comma would read as a separator."""
+        return format_decimal(value, format="0.###", locale=self.locale)
 
     def card_name(self, card: Card) -> str:
         if self._cards is None:
