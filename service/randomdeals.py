@@ -1,16 +1,17 @@
 """Random legal deals from a seed: the one generator of the tests, the benchmarks, the
 conformance kit and ``tarot-rules deal``.
 
-:func:`random_record` shuffles and deals, draws the dealer, the taker and his contract, the
-called card at five players, a discard in a prise or garde, now and then a chelem
-announced, then plays every trick, each card drawn among the legal ones
-(:func:`~service.rules.play.legal_cards`), and last the poignées shown. It draws from
-``random.Random(seed)`` alone, so a seed gives the same deal for as long as this module
-keeps its draws in the same order: the kit's generated cases are written from these seeds,
-and a change in the order of the draws rewrites them. An auction (``auction=True``) is drawn
-after everything else for the same reason.
+:func:`random_record` draws the dealer, deals the cards as ``POST /v1/deals/deal`` deals them
+from the seed's decimal text (:func:`dealt_cards`: rules.md §2.1, §2.2), then draws the taker
+and his contract, the called card at five players, a discard in a prise or garde, now and then
+a chelem announced, plays every trick, each card drawn among the legal ones
+(:func:`~service.rules.play.legal_cards`), and last the poignées shown. Everything but the
+cards is drawn from ``random.Random(seed)``, so a seed gives the same deal for as long as this
+module keeps its draws in the same order: the kit's generated cases are written from these
+seeds, and a change in the order of the draws rewrites them. An auction (``auction=True``) is
+drawn after everything else for the same reason.
 
-The steps are functions of their own (:func:`deal_cards`, :func:`deal_around`,
+The steps are functions of their own (:func:`dealt_cards`, :func:`deal_around`,
 :func:`call`, :func:`discard`, :func:`play_out` with a :data:`Policy`), so that the kit can
 build its curated deals from the same draws: cards placed in given hands, a card played on
 purpose at a given moment.
@@ -40,13 +41,14 @@ from service.rules.cards import (
     parse_card,
     suit_card,
 )
-from service.rules.dealing import is_petit_sec
+from service.rules.dealing import deal_deck, is_petit_sec
 from service.rules.discard import discardable_plain
 from service.rules.play import legal_cards, opening_ban, trick_winner
 from service.rules.poignees import showable_cards
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.replay import opening_leader
 from service.rules.scoring import Contract
+from service.rules.shuffle import shuffled_deck
 from service.rules.table import TABLES, Table
 from service.rules.variants import FFT, Rules
 
@@ -85,15 +87,25 @@ def _table(players: int) -> Table:
     return table
 
 
-def deal_cards(rng: random.Random, table: Table, rules: Rules = FFT) -> tuple[list[CardMask], CardMask]:
-    """Hands and dog of a shuffled deck cut in turn (§2), dealt again while a hand is a petit sec (§3.1)."""
-    while True:
-        deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
-        size = table.hand_size
-        hands = [mask_of(deck[seat * size : (seat + 1) * size]) for seat in range(table.players)]
-        if not any(is_petit_sec(hand, rules) for hand in hands):
-            return hands, mask_of(deck[table.players * size :])
+REDEALS: Final = 1000
+"""Deals after a petit sec before giving up (one deal in some fifty has one)."""
+
+
+def seed_text(seed: int, redeal: int = 0) -> str:
+    """The seed of the shuffle (§2.2) of deal ``seed``: its decimal text, then ``seed/1``,
+    ``seed/2``… for each new deal after a petit sec."""
+    return str(seed) if redeal == 0 else f"{seed}/{redeal}"
+
+
+def dealt_cards(seed: int, table: Table, dealer: int, rules: Rules = FFT) -> tuple[list[CardMask], CardMask]:
+    """Hands and dog of the deal of the cards (§2.1: the FFT's packets, the dog spread between
+    them) of the deck :func:`seed_text` shuffles, the same dealer dealing again from the next
+    seed text while a hand is a petit sec (§3.1)."""
+    for redeal in range(REDEALS):
+        dealt = deal_deck(shuffled_deck(seed_text(seed, redeal)), table, dealer, rules=rules)
+        if dealt.petit_sec_seat is None:
+            return [mask_of(hand) for hand in dealt.hands], mask_of(dealt.dog)
+    raise ValueError(f"Seed {seed}: a petit sec in {REDEALS} deals.")
 
 
 def deal_around(
@@ -186,8 +198,8 @@ def random_record(seed: int, players: int, rules: Rules = FFT, *, auction: bool 
     if seed < 0:
         raise ValueError(f"The seed is a whole number from 0, not {seed}.")
     rng = random.Random(seed)
-    hands, dog = deal_cards(rng, table, rules)
     dealer = rng.randrange(players)
+    hands, dog = dealt_cards(seed, table, dealer, rules)
     taker = rng.randrange(players)
     contract = rng.choice(list(Contract))
     called = call(rng, hands[taker]) if players == 5 else None

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
+from service.rules.cards import CARD_CODES
 from tests.conftest import deal_request, golden
 
 ROOT = Path(__file__).parent.parent
@@ -66,6 +67,7 @@ VALID: dict[str, dict[str, Any]] = {
     "/v1/tricks/legal-cards": {"players": 4, "hand": ["KS", "1S", "5T", "EX"], "trick": ["QS"]},
     "/v1/tricks/winner": {"players": 4, "leader": 1, "cards": ["KS", "1T", "QS"]},
     "/v1/deals/score": {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2},
+    "/v1/deals/deal": {"players": 4, "dealer": 1, "deck": list(CARD_CODES)},
 }
 
 
@@ -110,13 +112,16 @@ def _list_field(path: str) -> str:
     return {
         "/v1/tricks/legal-cards": "hand",
         "/v1/tricks/winner": "cards",
+        "/v1/deals/deal": "deck",
         "/v1/deals/evaluate": "plays",
         "/v1/games/score": "deals",
     }.get(path, "poignees")
 
 
 def _seat_field(path: str) -> str:
-    return {"/v1/tricks/winner": "leader", "/v1/tricks/legal-cards": "players"}.get(path, "taker")
+    return {"/v1/tricks/winner": "leader", "/v1/tricks/legal-cards": "players", "/v1/deals/deal": "dealer"}.get(
+        path, "taker"
+    )
 
 
 def cases_for(path: str) -> list[BadRequest]:
@@ -225,6 +230,27 @@ def cases_for(path: str) -> list[BadRequest]:
         for name, at in (("negative", -1), ("over_78", 79), ("string", "5"), ("float", 5.5), ("boolean", True)):
             body = encode({**base, "poignees": [{**shown, "shown_at": at}]})
             add(f"poignee_shown_at_{name}", body, 422, pointer="/poignees/0/shown_at")
+
+    if path == "/v1/deals/deal":
+        # The deal of the cards (§2.1, §2.2): a deck or a seed, and where the dog goes.
+        seedless = {k: v for k, v in base.items() if k != "deck"}
+        add("deal_neither_deck_nor_seed", encode(seedless), 422, pointer="/seed")
+        add("deal_deck_and_seed", encode({**base, "seed": "s"}), 422, pointer="/seed")
+        add("deal_seed_empty", encode({**seedless, "seed": ""}), 422, pointer="/seed")
+        add("deal_seed_too_long", encode({**seedless, "seed": "s" * 257}), 422, pointer="/seed")
+        add("deal_seed_integer", encode({**seedless, "seed": 7}), 422, pointer="/seed")
+        surrogate = encode({**seedless, "seed": "@@"}).replace(b'"@@"', b'"\\ud800"')
+        add("deal_seed_lone_surrogate", surrogate, 422, pointer="/seed")
+        add("deal_card_twice", encode({**base, "deck": [*base["deck"][:-1], "KS"]}), 422, pointer="/deck/77")
+        add("deal_packet_2", encode({**base, "packet": 2}), 422, pointer="/packet")
+        add("deal_packet_4_at_four", encode({**base, "packet": 4}), 422, pointer="/packet")
+        dog = [9, 19, 32, 42, 55, 65]
+        add("deal_dog_first_card", encode({**base, "dog_positions": [0, *dog[1:]]}), 422, pointer="/dog_positions/0")
+        add("deal_dog_last_card", encode({**base, "dog_positions": [*dog[:-1], 77]}), 422, pointer="/dog_positions/5")
+        add("deal_dog_beyond", encode({**base, "dog_positions": [*dog[:-1], 78]}), 422, pointer="/dog_positions/5")
+        add("deal_dog_count", encode({**base, "dog_positions": dog[:3]}), 422, pointer="/dog_positions")
+        add("deal_dog_in_a_packet", encode({**base, "dog_positions": [10, *dog[1:]]}), 422, pointer="/dog_positions/0")
+        add("deal_dog_twice", encode({**base, "dog_positions": [*dog[:-1], 9]}), 422, pointer="/dog_positions/5")
 
     if path == "/v1/games/score":
         # A game's sheet: each entry loaded for the game's table, each fault located in it.

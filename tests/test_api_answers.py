@@ -75,6 +75,13 @@ def test_faulty_and_redealt_deals(client: FlaskClient) -> None:
     assert passed["status"] == "redeal"
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_deals_of_the_cards_with_and_without_redeal(client: FlaskClient, players: int) -> None:
+    exact(client, "/v1/deals/deal", {"players": players, "dealer": 0, "seed": "answers", "packet": 1})
+    redealt = exact(client, "/v1/deals/deal", {"players": 4, "dealer": 1, "seed": "redeal-8"})
+    assert redealt["redeal"] and redealt["redeal_message"]
+
+
 @pytest.mark.parametrize("contract", ["prise", "garde", "garde_sans", "garde_contre"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_scores_with_every_term(client: FlaskClient, contract: str, players: int) -> None:

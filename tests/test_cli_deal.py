@@ -99,6 +99,32 @@ def test_the_global_random_state_is_left_alone() -> None:
     assert random_record(7, 4) == first
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_cards_are_the_deal_of_the_seed_as_text(client: FlaskClient, players: int) -> None:
+    # rules.md §2.1, §2.2: the hands and dog are POST /v1/deals/deal's from the seed's decimal
+    # text and the deal's dealer, or from SEED/1, SEED/2… after a petit sec.
+    for seed in range(12):
+        record = request_of(random_record(seed, players))
+        for redeal in range(5):
+            text = randomdeals.seed_text(seed, redeal)
+            dealt = client.post("/v1/deals/deal", json={"players": players, "dealer": record["dealer"], "seed": text})
+            if not dealt.get_json()["redeal"]:
+                break
+        assert (text == str(seed)) is (redeal == 0)
+        assert (dealt.get_json()["hands"], dealt.get_json()["dog"]) == (record["hands"], record["dog"])
+
+
+def test_a_petit_sec_is_dealt_again_from_the_next_seed_text() -> None:
+    assert [randomdeals.seed_text(17, n) for n in range(3)] == ["17", "17/1", "17/2"]
+    # Seed 129 at four players, dealer 0: the deck of "129" deals a petit sec (found by search),
+    # so the same dealer deals the deck of "129/1".
+    table = TABLES[4]
+    assert randomdeals.deal_deck(randomdeals.shuffled_deck("129"), table, 0).petit_sec_seat is not None
+    again = randomdeals.deal_deck(randomdeals.shuffled_deck("129/1"), table, 0)
+    assert again.petit_sec_seat is None
+    assert randomdeals.dealt_cards(129, table, 0) == ([mask_of(h) for h in again.hands], mask_of(again.dog))
+
+
 def test_different_seeds_give_different_deals(generated: dict[int, list[dict[str, Any]]]) -> None:
     for deals in generated.values():
         assert len({json.dumps(d) for d in deals}) == SEEDS

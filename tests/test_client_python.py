@@ -39,6 +39,7 @@ SPEC = ROOT / "openapi.yaml"
 OPERATIONS = {  # path → (module of the generated api package, request model, answer model)
     "/v1/tricks/legal-cards": ("tricks.list_legal_cards", "LegalCardsRequest", "LegalCardsResponse"),
     "/v1/tricks/winner": ("tricks.find_trick_winner", "WinnerRequest", "WinnerResponse"),
+    "/v1/deals/deal": ("dealing.deal_cards", "DealRequest", "DealResponse"),
     "/v1/deals/score": ("scoring.score_deal", "ScoreRequest", "ScoreResponse"),
     "/v1/deals/evaluate": ("evaluation.evaluate_deal", "EvaluateRequest", "EvaluateResponse"),
     "/v1/deals/evaluate-batch": ("batch.evaluate_deal_batch", "BatchRequest", "BatchResponse"),

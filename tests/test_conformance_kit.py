@@ -39,6 +39,7 @@ REFUSED = [(path, case) for path, case in CASES if "expect_problem" in case]
 OPERATIONS = {
     "/v1/tricks/legal-cards": "legal-cards",
     "/v1/tricks/winner": "winner",
+    "/v1/deals/deal": "deal",
     "/v1/deals/score": "score",
     "/v1/deals/evaluate": "evaluate",
     "/v1/games/score": "score-game",

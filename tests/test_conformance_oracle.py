@@ -4,10 +4,10 @@ The model reads the rulebook apart from service/rules, on the wire's card codes;
 writes no case the two disagree on. Here Hypothesis draws what the kit draws from, and more:
 deals of the one random-deal generator (service/randomdeals.py) under every rule variant the
 model knows, given with their hands or without, complete or cut short, made faulty by the
-mutations of tests/mutations.py or by any two cards swapped; and hands, tricks and deal
-summaries of its own. Each time the model's legal cards (and the rule deciding them), trick
-winner, Excuse settlement, count, score and first fault must be the core's, read through its
-API (no HTTP).
+mutations of tests/mutations.py or by any two cards swapped; and hands, tricks, deal
+summaries, seeds and decks of its own. Each time the model's deal of the cards, legal cards
+(and the rule deciding them), trick winner, Excuse settlement, count, score and first fault
+must be the core's, read through its API (no HTTP).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from conformance.generator.cards import Deal
 from conformance.generator.oracle import (
+    ref_deal_answer,
     ref_evaluate,
     ref_first_fault,
     ref_legal,
@@ -30,8 +31,11 @@ from conformance.generator.oracle import (
 from service.randomdeals import random_deal, random_record, record, request_of
 from service.rules.cards import DECK_SIZE, cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, Status, evaluate_deal
+from service.rules.dealing import FFT_PACKETS, deal_deck, packet_fits
 from service.rules.play import legal_cards, trick_winner
 from service.rules.scoring import Contract, PoigneeSize, Side, Summary, score
+from service.rules.shuffle import is_valid_seed, shuffled_deck
+from service.rules.table import TABLES
 from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
 
 from .mutations import KINDS
@@ -272,3 +276,35 @@ def held_to_core(d: Deal) -> None:
     first = ev.violations[0] if ev.violations else None
     core = None if first is None else (first.code.value, first.trick, first.seat)
     assert ref_first_fault(d) == core, ev.violations
+
+
+@SETTINGS
+@given(
+    players,
+    st.integers(0, 4),
+    st.one_of(st.text(min_size=1, max_size=30).filter(is_valid_seed), st.permutations(CODES)),
+    st.sampled_from([None, 1, 3, 4]),
+    st.booleans(),
+)
+def test_the_model_deals_the_cards_as_the_core_does(
+    n: int, dealer: int, source: str | list[str], packet: int | None, ignores_excuse: bool
+) -> None:
+    table = TABLES[n]
+    assume(packet is None or packet_fits(table, packet))
+    dealer %= n
+    request: dict[str, Any] = {"players": n, "dealer": dealer, "packet": packet}
+    request["seed" if isinstance(source, str) else "deck"] = source
+    if ignores_excuse:
+        request["rules"] = {"petit_sec_ignores_excuse": True}
+    deck = shuffled_deck(source) if isinstance(source, str) else tuple(parse_card(c) for c in source)
+    dealt = deal_deck(deck, table, dealer, packet, None, Rules(petit_sec_ignores_excuse=ignores_excuse))
+    model = ref_deal_answer(request)
+    assert model["/packet"] == (packet or FFT_PACKETS[n])
+    assert model["/deck"] == [format_card(c) for c in deck]
+    assert [model[f"/hands/{seat}"] for seat in range(n)] == [
+        [format_card(c) for c in cards_of(mask_of(hand))] for hand in dealt.hands
+    ]
+    assert model["/set_aside"] == [
+        {"position": p, "card": format_card(c)} for p, c in zip(dealt.dog_positions, dealt.dog, strict=True)
+    ]
+    assert model["/redeal_seat"] == dealt.petit_sec_seat

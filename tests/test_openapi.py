@@ -55,6 +55,7 @@ def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how()
         "/readyz": "checkReadiness",
         "/v1/tricks/legal-cards": "listLegalCards",
         "/v1/tricks/winner": "findTrickWinner",
+        "/v1/deals/deal": "dealCards",
         "/v1/deals/score": "scoreDeal",
         "/v1/deals/evaluate": "evaluateDeal",
         "/v1/deals/evaluate-batch": "evaluateDealBatch",
@@ -80,6 +81,7 @@ def test_every_v1_operation_has_request_examples() -> None:
     assert {path for path, _, _ in EXAMPLES} == {
         "/v1/tricks/legal-cards",
         "/v1/tricks/winner",
+        "/v1/deals/deal",
         "/v1/deals/score",
         "/v1/deals/evaluate",
         "/v1/deals/evaluate-batch",
@@ -124,8 +126,9 @@ NULLED = [(path, name, field) for path, name, body in EXAMPLES for field in _opt
 
 
 # Optional fields that other fields make necessary: a deal's contract and taker (unless bids
-# are given), the called card once someone took at five players or on a five-player first trick.
-CONDITIONAL = {"contract", "taker", "called_card"}
+# are given), the called card once someone took at five players or on a five-player first trick,
+# the deck or the seed a deal of the cards is dealt from.
+CONDITIONAL = {"contract", "taker", "called_card", "deck", "seed"}
 PRESENT = [
     (path, name, field)
     for path, name, body in EXAMPLES
@@ -251,4 +254,4 @@ def test_the_response_examples_are_what_the_service_answers(app: Flask) -> None:
             live = client.post(path, json=example["value"]).get_json()
             assert live == answers[name]["value"], f"{path} {name}: run `make spec`"
             checked += 1
-    assert checked == 13
+    assert checked == 17

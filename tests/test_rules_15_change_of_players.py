@@ -1,6 +1,6 @@
 """§15.5: a change of players starts a new sheet, its totals from zero.
 
-Seed 003 resets the points counter when players leave or join; the FFT writes one sheet per
+The French Tarot rules page resets the points counter when players leave or join; the FFT writes one sheet per
 table. A request is one sheet: a deal for another number of players is refused (422, located at
 the deal), saying that a new sheet starts, and the next sheet's totals start from zero.
 """

@@ -13,6 +13,7 @@ from .assembly import CASES_DIR, HELD_BACK, ROOT, Kit
 from .auction import bids_cases, petit_sec_cases
 from .bonuses import chelem_cases, petit_au_bout_cases, poignee_cases
 from .calling import called_card_cases
+from .dealing import deal_cases
 from .discard import discard_cases
 from .errors import KitError
 from .excuse import excuse_cases
@@ -49,6 +50,7 @@ def build() -> Kit:
     kit = Kit()
     legal_cases(kit)
     winner_cases(kit)
+    deal_cases(kit)
     score_cases(kit)
     evaluate_cases(kit)
     golden_cases(kit)

@@ -98,7 +98,7 @@ def discard_cases(kit: Kit) -> None:
           "/excuse/outcome": "in_dog", "/excuse/kept_by": "attack", "/chelem/made_by": "attack"}),
         (16, "Five players, garde: the taker sets aside three cards.", ["4.1", "2"], ["discard", "called-card"],
          make_deal(5, "discard-16", contract="garde"), {"/valid": True, "/status": "complete"}),
-        # Seed 004's reading, the variant discard_kings_when_forced: kings and trumps only in hand and dog.
+        # The FFT Code text's reading, the variant discard_kings_when_forced: kings and trumps only in hand and dog.
         (17, "Four kings and fourteen trumps, the dog six trumps: the four kings discarded are a fault by default.",
          ["4.2", "11"], ["discard"], kings_deal("discard-17", None, kings_only),
          fault("discard_king_or_bout", None, 0)),

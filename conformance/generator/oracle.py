@@ -1,12 +1,14 @@
 """The reference model: the rulebook read independently of service/rules.
 
-Legal cards, trick winner, the Excuse settlement, the count and the score, the first fault
-of the discard and the play, on the wire's card codes. The kit holds every answer of the
+The deal of the cards and the shuffle from a seed, legal cards, trick winner, the Excuse
+settlement, the count and the score, the first fault of the discard and the play, on the
+wire's card codes. The kit holds every answer of the
 service to it before a case is written; tests/test_conformance_oracle.py holds it to the core.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 
@@ -30,6 +32,54 @@ from .cards import (
     rank,
     suit,
 )
+
+
+def ref_shuffle(seed: str) -> list[str]:
+    """§2.2: Fisher–Yates over the canonical deck, driven by the 32-bit words of SHA-256(seed ‖ i)."""
+    data = seed.encode("utf-8")
+    stream = b"".join(hashlib.sha256(data + i.to_bytes(8, "big")).digest() for i in range(64))
+    words = iter(int.from_bytes(stream[k : k + 4], "big") for k in range(0, len(stream), 4))
+    deck = list(DECK)
+    for i in range(77, 0, -1):
+        n = i + 1
+        w = next(words)
+        while w >= 2**32 - 2**32 % n:  # rejected: an unbiased draw takes the next word
+            w = next(words)
+        deck[i], deck[w % n] = deck[w % n], deck[i]
+    return deck
+
+
+def ref_deal_answer(req: Json) -> dict[str, Json]:
+    """§2.1: packets from the dealer's right, round after round; the dog at the positions given,
+    or at ⌊k·P/(m+1)⌋ packets plus the k − 1 dog cards before; a petit sec (§3.1) to deal again."""
+    n, dealer = req["players"], req["dealer"]
+    table = TABLE[n]
+    packet = req.get("packet") or (4 if n == 3 else 3)
+    deck = req["deck"] if req.get("deck") is not None else ref_shuffle(req["seed"])
+    packets, m = n * table.hand // packet, table.dog
+    positions = req.get("dog_positions") or [packet * (k * packets // (m + 1)) + k - 1 for k in range(1, m + 1)]
+    hands: list[list[str]] = [[] for _ in range(n)]
+    given = 0
+    for position, card in enumerate(deck):
+        if position not in positions:
+            hands[(dealer + 1 + given // packet) % n].append(card)
+            given += 1
+    ignores_excuse = (req.get("rules") or {}).get("petit_sec_ignores_excuse", False)
+    sec = [
+        seat
+        for seat, hand in enumerate(hands)
+        if [c for c in hand if suit(c) == "T"] == ["1T"] and (ignores_excuse or "EX" not in hand)
+    ]
+    return {
+        "/packet": packet,
+        "/deck": deck,
+        **{f"/hands/{seat}": ordered(hand) for seat, hand in enumerate(hands)},
+        "/dog": ordered([deck[p] for p in positions]),
+        "/set_aside": [{"position": p, "card": deck[p]} for p in sorted(positions)],
+        "/redeal": bool(sec),
+        "/redeal_reason": "petit_sec" if sec else None,
+        "/redeal_seat": sec[0] if sec else None,
+    }
 
 
 def ref_legal(hand: list[str], trick: list[str], ban: str | None = None) -> tuple[list[str], str]:
@@ -161,7 +211,7 @@ def ref_chelem_points(
     size = TABLE[players].dog
     plain = [c for c in DECK if c not in OUDLERS]
     if loser == "attack" and contract in ("prise", "garde"):
-        # The taker's discard: no king and no oudler; under the variant of seed 004, kings and
+        # The taker's discard: no king and no oudler; under the variant of the FFT Code text, kings and
         # trumps only when the hand holds nothing else.
         piles = [[c for c in plain if c not in KINGS]]
         if (rules or {}).get("discard_kings_when_forced"):
@@ -457,7 +507,7 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
             return "discard_size", None, taker
         if any(c not in available for c in discard):
             return "discard_not_held", None, taker
-        # §4.2, and the variant of seed 004: a hand and dog of kings and trumps only may discard kings.
+        # §4.2, and the variant of the FFT Code text: a hand and dog of kings and trumps only may discard kings.
         only_kings_and_trumps = all(c in KINGS or suit(c) == "T" or c == "EX" for c in available)
         kings_allowed = bool((d.get("rules") or {}).get("discard_kings_when_forced")) and only_kings_and_trumps
         if any(c in OUDLERS or (c in KINGS and not kings_allowed) for c in discard):

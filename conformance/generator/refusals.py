@@ -13,7 +13,7 @@ from service.randomdeals import random_deal
 
 from .assembly import Kit, Topic
 from .building import cut
-from .cards import Json
+from .cards import DECK, Json
 from .verdicts import REFUSED
 
 REMOVED: Json = object()
@@ -53,6 +53,7 @@ def add_refusals(kit: Kit, topic: Topic, sound: Json, rows: Iterable[RefusalRow]
 def refusal_cases(kit: Kit) -> None:
     legal_refusals(kit)
     winner_refusals(kit)
+    deal_refusals(kit)
     score_refusals(kit)
     evaluate_refusals(kit)
     game_refusals(kit)
@@ -130,6 +131,28 @@ def score_refusals(kit: Kit) -> None:
     add_refusals(kit, t, sound, [
         (10, "A defence chelem at prise with 1 oudler and 30 points: the taker keeps his discard (at most 19, no "
          "king) and his Excuse (4).", ["9.6", "12", "4.2"], ["chelem"], "/points", 30, ["/points"]),
+    ])
+
+
+def deal_refusals(kit: Kit) -> None:
+    t = kit.topic("deal", "refusals", "Deals of the cards the rules refuse, each fault located by its JSON "
+                  "pointer: a deck without every card once, the dog given the deck's first or last card or put "
+                  "aside inside a packet, packets that do not fill the hands, both a deck and a seed (rules.md "
+                  "§1.1, §2, §2.1, §2.2).", REFUSED)
+    sound = {"players": 4, "dealer": 1, "deck": DECK, "dog_positions": [9, 19, 32, 42, 55, 65]}
+    add_refusals(kit, t, sound, [
+        (1, "A deck with the king of spades twice and no Excuse: every card once.", ["1.1", "2.1"], ["deck"],
+         "/deck/77", "KS", ["/deck"]),
+        (2, "A deck of 77 cards.", ["1.1", "2.1"], ["deck"], "/deck", DECK[:-1], ["/deck"]),
+        (3, "The dog given the deck's first card.", ["2.1"], ["dog"], "/dog_positions/0", 0, ["/dog_positions/0"]),
+        (4, "The dog given the deck's last card.", ["2.1"], ["dog"], "/dog_positions/5", 77, ["/dog_positions/5"]),
+        (5, "A dog card in the middle of a packet of 3 (ten hand cards dealt before it).", ["2.1"], ["dog"],
+         "/dog_positions/0", 10, ["/dog_positions/0"]),
+        (6, "Five dog positions at four players: the dog holds six cards.", ["2", "2.1"], ["dog"],
+         "/dog_positions", [9, 19, 32, 42, 55], ["/dog_positions"]),
+        (7, "Packets of 4 at four players: they do not fill hands of 18.", ["2.1"], [], "/packet", 4, ["/packet"]),
+        (8, "A deck and a seed: the deal is of one or the other.", ["2.2"], ["seed"], "/seed", "tarot",
+         ["/seed"]),
     ])
 
 

@@ -429,7 +429,7 @@ def ruling_cases(kit: Kit) -> None:
             number += 1
             d, answer = _search(f"ruling-{number}", build, row, won)
             _add(kit, t, number, description, rules, tags, d, row, None if extra is None else extra(d, answer))
-    # Variant deal_errors_after_contract: "disregarded" (seed 004): the dealer's error is disregarded once the
+    # Variant deal_errors_after_contract: "disregarded" (the FFT Code text): the dealer's error is disregarded once the
     # contract is made, the deal scored as played (§14.5, §11).
     row = Row("dealing_error_disregarded", None, "counted")
     twice, misdealt = "a card dealt to two seats", "a card dealt to the wrong seat (hands one short, one over)"

@@ -186,7 +186,7 @@ def score_cases(kit: Kit) -> None:
          summary(4, "garde", 0, 51, 2, rules={"pousse_alias": True}), 70, four(70))
 
     t = kit.topic("score", "petit-au-bout-to-taker", "The Petit au bout for the taker's side whoever took it, under "
-                  "the petit_au_bout_to_taker variant (seed 003; rules.md §9.4, §11).")
+                  "the petit_au_bout_to_taker variant (the French Tarot rules page; rules.md §9.4, §11).")
     to_taker = {"petit_au_bout_to_taker": True}
     case(t, 1, "A garde won with 50 points, the Petit au bout taken by the defence: −10 × 2 by default, D = 48.",
          ["9.4"], ["petit-au-bout"], summary(4, "garde", 0, 50, 2, petit_au_bout="defence"), 48, four(48))

@@ -16,14 +16,15 @@ from service.rules.variants import FFT, Rules
 
 from .cards import Json
 from .errors import KitError
-from .oracle import ref_evaluate, ref_first_fault, ref_legal, ref_score_answer, ref_winner_answer
+from .oracle import ref_deal_answer, ref_evaluate, ref_first_fault, ref_legal, ref_score_answer, ref_winner_answer
 
 PLAYER_TAG = {3: "three-players", 4: "four-players", 5: "five-players"}
 FLAG_DEFAULTS = {flag.name: getattr(FFT, flag.name) for flag in dataclasses.fields(Rules)}
 """Each rule flag's FFT default: a case that sets another value is tagged with the flag."""
 
-MULTISETS = ("/legal", "/next/legal", "/poignees")
-"""Answer arrays whose order is not a verdict: compared as multisets."""
+MULTISETS = ("/legal", "/next/legal", "/poignees", "/dog", *(f"/hands/{seat}" for seat in range(5)))
+"""Answer arrays whose order is not a verdict: compared as multisets (a hand and the dog of a
+deal of the cards: which cards, not their order)."""
 SCORE_TERMS = (
     "won", "threshold", "margin", "multiplier", "contract_points", "petit_au_bout", "poignees", "chelem",
     "per_defender", "scores",
@@ -157,6 +158,20 @@ def evaluate_tags(request: Json, answer: Json) -> set[str]:
     return tags
 
 
+def deal_pointers(request: Json, answer: Json) -> list[str]:
+    hands = [f"/hands/{seat}" for seat in range(request["players"])]
+    return ["/packet", "/deck", *hands, "/dog", "/set_aside", "/redeal", "/redeal_reason", "/redeal_seat"]
+
+
+def deal_tags(request: Json, answer: Json) -> set[str]:
+    tags = {"deal-of-the-cards", "seed" if request.get("seed") is not None else "deck"}
+    if answer is not None and answer["redeal"]:
+        tags |= {"redeal", "petit-sec"}
+    if request.get("packet") == 1:
+        tags.add("one-at-a-time")
+    return tags
+
+
 REFUSED = Checks(fixed_pointers(), lambda request, answer: {})
 """The checks of a topic of refusals: there is no answer to read, only the tags its requests decide."""
 
@@ -168,5 +183,6 @@ CHECKS: dict[str, Checks] = {
     ),
     "score": Checks(fixed_pointers(*("/" + k for k in SCORE_TERMS)), lambda request, answer: ref_score_answer(request)),
     "evaluate": Checks(evaluate_pointers, evaluate_reference, evaluate_tags, evaluate_first_fault),
+    "deal": Checks(deal_pointers, lambda request, answer: ref_deal_answer(request), deal_tags),
 }
 """The checks of each operation by the kit's name for it; score-game's are games.py's."""

@@ -21,7 +21,7 @@ from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 from . import problems
 from .layers import cors, language, requestid, telemetry
 from .meta import docs, health, spec
-from .operations import batch, evaluate, games, scoring, tricks
+from .operations import batch, dealing, evaluate, games, scoring, tricks
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -131,6 +131,7 @@ def init_app(app: Flask) -> None:
     app.extensions["tarot_api"] = api
     api.register_blueprint(health.blp)
     api.register_blueprint(tricks.blp)
+    api.register_blueprint(dealing.blp)
     api.register_blueprint(scoring.blp)
     api.register_blueprint(evaluate.blp)
     api.register_blueprint(batch.blp)

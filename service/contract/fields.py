@@ -28,6 +28,7 @@ from service.rules.cards import (
     parse_card,
 )
 from service.rules.deal import Status
+from service.rules.dealing import PACKETS
 from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
@@ -320,6 +321,7 @@ DETAILS = FULL, SUMMARY = ("full", "summary")
 
 ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
     "Players": _named(PLAYER_COUNTS, "Number of players at the table (§2).", "integer"),
+    "Packet": _named(PACKETS, "Cards dealt to a seat at a time (§2.1).", "integer"),
     "Contract": _named(
         CONTRACT_NAMES,
         "A contract (§3.2), lowest first: prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. `pousse`, "

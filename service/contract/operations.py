@@ -6,6 +6,7 @@ fast path to its schema all read them from here, so that none is forgotten or na
 from __future__ import annotations
 
 from .batch import EVALUATE_BATCH
+from .dealing import DEAL_CARDS
 from .declaration import Operation
 from .evaluate import EVALUATE
 from .games import SCORE_GAME
@@ -13,7 +14,7 @@ from .scoring import SCORE
 from .tricks import LEGAL_CARDS, WINNER
 
 OPERATIONS: dict[str, Operation] = {
-    op.operation_id: op for op in (LEGAL_CARDS, WINNER, SCORE, EVALUATE, EVALUATE_BATCH, SCORE_GAME)
+    op.operation_id: op for op in (LEGAL_CARDS, WINNER, DEAL_CARDS, SCORE, EVALUATE, EVALUATE_BATCH, SCORE_GAME)
 }
 """By ``operationId``, in the order the contract lists them."""
 

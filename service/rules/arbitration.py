@@ -207,7 +207,7 @@ def _row(
             code is not ViolationCode.PETIT_SEC
             and deal.record.rules.deal_errors_after_contract is DealErrors.DISREGARDED
         ):
-            # Seed 004: the dealer's error, noticed after the contract, is disregarded. A petit sec
+            # The FFT Code text: the dealer's error, noticed after the contract, is disregarded. A petit sec
             # is no error of the dealer: it still sends the cards back (§14.5).
             return _Row(index, RulingReason.DEALING_ERROR_DISREGARDED, (), None)
         return _Row(index, RulingReason.DEALING_FAULT, (), None)

@@ -20,7 +20,7 @@ class ExcuseLastTrick(StrEnum):
     CHANGES_SIDE = "changes_side"
     """FFT: it goes to the side opposite its owner ("elle change de camp")."""
     TRICK_WINNER = "trick_winner"
-    """Seed 000: it goes to whichever side wins the last trick."""
+    """The *Card by card* page: it goes to whichever side wins the last trick."""
 
 
 class DealErrors(StrEnum):
@@ -29,7 +29,7 @@ class DealErrors(StrEnum):
     REDEAL = "redeal"
     """FFT: the same dealer deals again, every seat scores 0."""
     DISREGARDED = "disregarded"
-    """Seed 004: the error is disregarded, the deal is played on and scored as played."""
+    """The FFT Code text: the error is disregarded, the deal is played on and scored as played."""
 
 
 class FirstLead(StrEnum):
