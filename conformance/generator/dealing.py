@@ -43,7 +43,7 @@ def deal_cases(kit: Kit) -> None:
          {"/redeal": True, "/redeal_reason": "petit_sec", "/redeal_seat": 2}),
         (10, "The Petit beside the Excuse is not sec by the FFT: no new deal.", ["3.1"], [],
          request(4, 0, seed="kit-564"), {"/redeal": False, "/redeal_seat": None}),
-        (11, "The same hand under petit_sec_ignores_excuse (the French Tarot rules page): the deal begins again.", ["3.1", "11"], [],
+        (11, "The same hand under petit_sec_ignores_excuse (the rules page's reading): a new deal.", ["3.1", "11"], [],
          request(4, 0, seed="kit-564", rules={"petit_sec_ignores_excuse": True}),
          {"/redeal": True, "/redeal_seat": 0}),
         (12, "Five players one card at a time, the dog at positions the request gives.", ["2.1"], ["dog"],
