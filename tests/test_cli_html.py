@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from service import texts
 from service.contract.evaluate import EVALUATE
+from service.messages import Term
 from service.randomdeals import random_deal
 
 from .browser import dump_dom, needs_browser
@@ -232,4 +234,4 @@ def test_in_a_browser_the_conformance_page_marks_the_expected_first_fault(
     )
     assert verdict == "1 case of 1 failed."
     assert outline == "dashed"
-    assert said.startswith("Expected first fault: " + first["code"])
+    assert said.startswith("Expected first fault: " + texts.catalog("en").value(Term("violation", first["code"])))
