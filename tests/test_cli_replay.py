@@ -521,3 +521,22 @@ def test_a_malformed_record_says_how_to_fix_it(tmp_path: Path, capsys: pytest.Ca
         status, out, _ = tarot_rules(capsys, "--lang", language, "replay", games, "--jobs", "1")
         [line] = [line for line in out.splitlines() if "/plays/0 (unknown_card)" in line]
         assert status == 1 and f"{hint} {record['plays'][0].upper()}" in line, line
+
+
+@pytest.mark.parametrize("command", ["replay", "deal"])
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path, command: str) -> None:
+    # `tarot-rules … | head -1`: the pipe closes under the command, which stops quietly. Each
+    # writes well over a pipe's buffer, so that the write after the close does fail.
+    broken = write_ndjson(tmp_path / "broken.ndjson", ["{not json"] * 3000)
+    args = ["replay", str(broken), "--jobs", "1"] if command == "replay" else ["deal", "--players", "4"]
+    args += [] if command == "replay" else ["--seed", "3", "--count", "300"]
+    root = Path(__file__).resolve().parent.parent
+    program = [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())", *args]
+    with subprocess.Popen(program, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        error = process.stderr.read().decode()
+        status = process.wait(timeout=120)
+    assert "Traceback" not in error and "BrokenPipeError" not in error, error
+    assert status == 1

@@ -11,6 +11,7 @@ The command speaks English or French (``--lang``, by default the user's locale):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -83,4 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(say("cli.interrupted", prog=PROG), file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader stopped (``| head``): no traceback, and none again when Python flushes
+        # standard output at exit, which now goes nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return status

@@ -10,7 +10,6 @@ answers an engine under test has to find.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -79,16 +78,11 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(say("deal.id_too_long", length=len(longest), limit=ID_MAX_LENGTH))
     # Bytes straight to the binary stream where there is one: UTF-8 whatever the locale says.
     binary = getattr(sys.stdout, "buffer", None)
-    try:
-        for line in deal_lines(args.players, args.seed, args.count, args.id_prefix, args.claims):
-            if binary is not None:
-                binary.write(line)
-            else:
-                sys.stdout.write(line.decode())
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader stopped (``| head``): no traceback, and none again when Python flushes at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    # A reader that stops (``| head``) is the command's main's to handle: a broken pipe, no traceback.
+    for line in deal_lines(args.players, args.seed, args.count, args.id_prefix, args.claims):
+        if binary is not None:
+            binary.write(line)
+        else:
+            sys.stdout.write(line.decode())
+    sys.stdout.flush()
     return 0
