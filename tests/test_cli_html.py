@@ -235,3 +235,21 @@ def test_in_a_browser_the_conformance_page_marks_the_expected_first_fault(
     assert verdict == "1 case of 1 failed."
     assert outline == "dashed"
     assert said.startswith("Expected first fault: " + texts.catalog("en").value(Term("violation", first["code"])))
+
+
+@pytest.mark.parametrize(
+    ("language", "hint", "king", "not_king"), [("en", "Did you mean", "K", "R"), ("fr", "Vouliez-vous dire", "R", "K")]
+)
+def test_the_page_speaks_the_language_of_the_run_to_its_cards_and_hints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], language: str, hint: str, king: str, not_king: str
+) -> None:
+    # A malformed record's row carries the service's hint; a faulty deal's cards are marked as the
+    # players of the language mark them (K, « R » for the king).
+    log, lines = _log(tmp_path)
+    typo = dict(lines[0], id="typo", plays=[lines[0]["plays"][0].lower(), *lines[0]["plays"][1:]])
+    write_ndjson(log, [*lines, typo])
+    tarot_rules(capsys, "--lang", language, "replay", log, "--html", tmp_path / "report.html")
+    page = _unescaped(_page(tmp_path / "report.html"))
+    assert f"{hint} {lines[0]['plays'][0]}" in page
+    faces = re.findall(r'class="card (?:red|black)">(\w+)[♠♥♦♣]<', page)
+    assert king in faces and not_king not in faces, sorted(set(faces))

@@ -36,7 +36,13 @@ NBSP = "\u00a0"
 CLI = Path(service.cli.__file__).parent
 LOCALES = Path(service.texts.__file__).parent / "locales"
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
-SAME_IN_BOTH = {"argparse.options", "conformance.report.total", "remote.wrong_type", "html.seat_role"}
+SAME_IN_BOTH = {
+    "argparse.options",
+    "conformance.report.total",
+    "remote.wrong_type",
+    "html.seat_role",
+    "html.face.excuse",
+}
 """Keys whose French text is the English one."""
 
 

@@ -58,12 +58,22 @@ def card_face(code: str | None) -> dict[str, str]:
     if not code:
         return {"rank": "", "symbol": "", "kind": "none", "code": ""}
     if code == "EX":
-        return {"rank": "Exc", "symbol": "★", "kind": "excuse", "code": code}
+        return {"rank": say("html.face.excuse"), "symbol": "★", "kind": "excuse", "code": code}
     rank, suit = code[:-1], code[-1]
     if suit == "T":
-        return {"rank": rank, "symbol": "T", "kind": "trump", "code": code}
+        return {"rank": rank, "symbol": say("html.face.trump"), "kind": "trump", "code": code}
     symbol, colour = _SUITS.get(suit, ("?", "black"))
-    return {"rank": {"1": "A"}.get(rank, rank), "symbol": symbol, "kind": colour, "code": code}
+    # The ranks as the players of the language mark their cards (J Q K, « V D R »; C for the knight).
+    return {"rank": _RANKS.get(rank, lambda: rank)(), "symbol": symbol, "kind": colour, "code": code}
+
+
+_RANKS: dict[str, Any] = {
+    "1": lambda: say("html.face.ace"),
+    "J": lambda: say("html.face.jack"),
+    "N": lambda: say("html.face.knight"),
+    "Q": lambda: say("html.face.queen"),
+    "K": lambda: say("html.face.king"),
+}
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -101,7 +111,8 @@ details { margin: .25rem 0 .5rem 1rem; }
 {% if d.error %}<p class="bad">{{ d.error }}</p>{% endif %}
 {% if d.errors %}<table class="fields">
 <tr><th>{{ t.field }}</th><th>{{ t.code }}</th><th></th></tr>
-{% for e in d.errors %}<tr><td>{{ e.pointer }}</td><td>{{ e.code }}</td><td>{{ e.message }}</td></tr>
+{% for e in d.errors %}<tr><td>{{ e.pointer }}</td><td>{{ e.code }}</td>
+<td>{{ e.message }}{% if e.hint %} {{ e.hint }}{% endif %}</td></tr>
 {% endfor %}</table>{% endif %}
 {% if d.meta %}<table class="meta">
 {% for label, value in d.meta %}<tr><th>{{ label }}</th><td>{{ value }}</td></tr>
