@@ -37,7 +37,7 @@ from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingRe
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode
-from .hints import card_hint
+from .hints import card_hint, enum_hint
 from .problems import Coded, Hint
 
 ERROR_CODES: dict[str, str] = {
@@ -141,7 +141,8 @@ class OneOf(validate.OneOf):
     """marshmallow's choice validator, its messages coded ``enum``."""
 
     def _format_error(self, value: Any) -> str:
-        return Coded("enum", msg("error.enum", choices=", ".join(map(str, self.choices))))
+        said = msg("error.enum", choices=", ".join(map(str, self.choices)))
+        return Coded("enum", said, enum_hint(value, self.choices))
 
 
 class CardField(CodedErrors, fields.Field[Card]):
@@ -376,7 +377,8 @@ class EnumField(CodedErrors, fields.Field[Any]):
             key = "error.type.integer" if self._kind is int else "error.type.string"
             raise ValidationError(Coded("type", Message(key)))
         if value not in self._choices:
-            raise ValidationError(Coded("enum", msg("error.enum", choices=", ".join(map(str, self._choices)))))
+            said = msg("error.enum", choices=", ".join(map(str, self._choices)))
+            raise ValidationError(Coded("enum", said, enum_hint(value, self._choices)))
         return value
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:

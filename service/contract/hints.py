@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from service.messages import Arg, Message, msg
 from service.rules.cards import CARD_BY_CODE, CARD_CODES
@@ -82,6 +83,8 @@ def _by_notation(text: str) -> list[str]:
             found.append(_RANKS[head] + _SUITS[tail])
         if head in _SUITS and tail in _RANKS:  # the suit first: SK, H10
             found.append(_RANKS[tail] + _SUITS[head])
+        if head in _RANKS and _RANKS[head].isdigit() and _TRUMP_MARK.fullmatch(tail):  # AT, TT: 1T, 10T
+            found.append(_RANKS[head] + "T")
     if found:
         return found
     for cut in range(len(text) - 1, 0, -1):
@@ -121,6 +124,18 @@ def field_hint(key: str, names: Iterable[str]) -> Hint | None:
     if not found:
         return None
     return Hint(msg("error.unknown_field.hint", names=either(tuple(f"`{name}`" for name in found))), found)
+
+
+def enum_hint(value: Any, choices: Iterable[Any]) -> Hint | None:
+    """The hint of a value outside an enum: the values it was probably meant to be, in another
+    case or spelling (``Garde``, ``garde sans``: ``garde_sans``) or the closest spelt
+    (``defense``: ``defence``)."""
+    if not isinstance(value, str):
+        return None
+    found = nearest_fields(value, (str(choice) for choice in choices))
+    if not found:
+        return None
+    return Hint(msg("error.enum.hint", values=either(found)), found)
 
 
 def either(choices: tuple[str, ...]) -> Arg:
