@@ -143,7 +143,8 @@ def test_malformed_lines_are_reported_and_the_others_evaluated(
     counts = summary(out)
     assert (counts["records"], counts["valid"], counts["malformed"]) == (6, 3, 3)
     assert f"{games}:2: malformed record: The line is not valid JSON." in out
-    assert re.search(r"\n    malformed_json: .* line 1, column 2", out)
+    assert re.search(r"\n    the record \(malformed_json\): .* line 1, column 2", out)
+    assert "    the record (type): Not a valid object." in out
     assert f"{games}:5 ({good[2]['id']}): malformed record" in out
     assert "    /surplus (unknown_field): Unknown field." in out
     assert f"{games}:8: malformed record" in out
@@ -540,3 +541,11 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path, command: st
         status = process.wait(timeout=120)
     assert "Traceback" not in error and "BrokenPipeError" not in error, error
     assert status == 1
+
+
+def test_a_claimed_first_fault_s_trick_is_said_from_1_as_the_message_beside_it() -> None:
+    from service.cli.outcome import shown
+
+    assert shown(3, "/claims/first_violation/trick") == "4"
+    assert shown(None, "/claims/first_violation/trick") == "none"
+    assert shown(3, "/claims/partner") == "3"  # a seat stays as it is

@@ -273,6 +273,8 @@ _TERMS_AT = {
 
 def shown(value: Any, pointer: str = "") -> str:
     """A claimed or correct value for people, in the language (``6.5``, « 6,5 », ``none``, « renonce »)."""
+    if pointer == "/claims/first_violation/trick" and isinstance(value, int) and not isinstance(value, bool):
+        value += 1  # a trick as people count them, as the service's message beside it does
     return value_text(_plain(value), _TERMS_AT.get(pointer))
 
 
@@ -309,9 +311,9 @@ def mismatch_line(d: Difference) -> str:
 
 def error_line(e: FieldProblem) -> str:
     message = f"{e.message} {e.hint}" if e.hint else e.message
-    if not e.pointer:  # the record as a whole (not JSON, not an object)
-        return labelled(e.code, message)
-    return say("outcome.field_error", pointer=e.pointer, code=e.code, message=message)
+    # The record as a whole (not JSON, not an object) has the empty pointer: said in words.
+    pointer = e.pointer or say("outcome.whole_record")
+    return say("outcome.field_error", pointer=pointer, code=e.code, message=message)
 
 
 def failure_message(o: Outcome) -> str:
