@@ -110,7 +110,16 @@ class ScoreRequest(StrictSchema):
         validate=Length(max=MAX_PLAYERS),
         metadata={"description": "Every poignée shown, by either side."},
     )
-    chelem = StrictNested(ChelemSchema, load_default=lambda: {"announced": False, "made_by": None})
+    chelem = StrictNested(
+        ChelemSchema,
+        load_default=lambda: {"announced": False, "made_by": None},
+        metadata={
+            "description": "Whether a chelem was announced, and which side took every trick. A chelem made "
+            "bounds the card points and oudlers the summary may give (the side with no trick keeps only "
+            "its pile and its own Excuse, rules.md §9.6): outside them, a 422 `points_chelem_mismatch` at "
+            "`/points` (the range in its message) or `oudlers_chelem_mismatch` at `/oudlers`."
+        },
+    )
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:
