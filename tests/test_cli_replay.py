@@ -544,8 +544,14 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path, command: st
 
 
 def test_a_claimed_first_fault_s_trick_is_said_from_1_as_the_message_beside_it() -> None:
+    from service.cli import words
     from service.cli.outcome import shown
 
-    assert shown(3, "/claims/first_violation/trick") == "4"
-    assert shown(None, "/claims/first_violation/trick") == "none"
-    assert shown(3, "/claims/partner") == "3"  # a seat stays as it is
+    before = words.language()
+    words.use("en")
+    try:
+        assert shown(3, "/claims/first_violation/trick") == "4"
+        assert shown(None, "/claims/first_violation/trick") == "none"
+        assert shown(3, "/claims/partner") == "3"  # a seat stays as it is
+    finally:
+        words.use(before)
