@@ -175,12 +175,7 @@ def _unfinished(record: Record, result: dict[str, Any]) -> tuple[int, int]:
     """The trick a deal in progress stops at (its index, from 0: texts say it from 1), and how many
     tricks the deal has."""
     players = _players(result)
-    sent = record.payload
-    if isinstance(sent, bytes):
-        try:
-            sent = parse_body(sent)
-        except BodyError:
-            sent = {}
+    sent = _sent(record)
     if isinstance(sent, dict) and sent.get("players") in TABLES:
         players = sent["players"]
     return max(0, len(result.get("tricks") or []) - 1), TABLES[players].tricks if players in TABLES else 0
@@ -193,13 +188,17 @@ def _difference(mismatch: dict[str, Any]) -> Difference:
 def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any] | None:
     """What a report draws of a failing deal: its tricks, contract, taker and partner from the
     answer, its dog and discard from the record, its ruling or score."""
-    sent = record.payload
-    if isinstance(sent, bytes):
-        try:
-            sent = parse_body(sent)
-        except BodyError:
-            sent = {}
-    return drawing(sent, result)
+    return drawing(_sent(record), result)
+
+
+def _sent(record: Record) -> Any:
+    """The record as sent, parsed when it came as bytes (an empty object when it does not parse)."""
+    if not isinstance(record.payload, bytes):
+        return record.payload
+    try:
+        return parse_body(record.payload)
+    except BodyError:
+        return {}
 
 
 def drawing(sent: Any, result: Any) -> dict[str, Any] | None:
