@@ -30,10 +30,11 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from service.connection import CLOSE_CONNECTION
 from service.contract.batch import EVALUATE_BATCH, LINES_AS_NDJSON, NDJSON
 from service.contract.declaration import Operation, load
+from service.contract.hints import either
 from service.contract.jsonio import BodyError, dumps, parse_body
 from service.contract.openapi import operation_doc
 from service.contract.problems import FieldError, Hint, ParameterError, ProblemError, too_large, whole
-from service.messages import Arg, msg
+from service.messages import msg
 
 from .layers import telemetry
 from .layers.language import request_language
@@ -110,8 +111,7 @@ def read_body(req: flask.Request, larger: Hint | None = None) -> bytes:
 def read_json(req: flask.Request, accepted: tuple[str, ...] = (JSON,)) -> Any:
     """The body as JSON: 415 for another media type, 400 when empty or malformed."""
     if not req.is_json:
-        *others, last = accepted
-        kinds: Arg = msg("text.or", first=", ".join(others), last=last) if others else last
+        kinds = either(accepted)
         raise ProblemError(
             415,
             "unsupported-media-type",

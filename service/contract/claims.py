@@ -167,6 +167,11 @@ _FIRST_VIOLATION_WORDS: dict[str, Callable[[Any], Arg]] = {
     "trick": _count,
     "seat": _seat_words,
 }
+_RULING_WORDS: dict[str, Callable[[Any], Arg]] = {
+    "decision": lambda decision: Term("decision", decision),
+    "side_at_fault": lambda side: Term("at_fault", side or "none"),
+}
+_RULING_KEYS = {"decision": "claim.ruling.decision", "side_at_fault": "claim.ruling.side_at_fault"}
 _FIRST_VIOLATION_KEYS = {
     "code": "claim.first_violation.code",
     "trick": "claim.first_violation.trick",
@@ -174,7 +179,10 @@ _FIRST_VIOLATION_KEYS = {
 }
 
 
-class _Check:
+class Mismatches:
+    """Claims that differ from the truth, each located by its pointer and said in ``language``:
+    a deal's claims here, a score sheet's in :mod:`.games`."""
+
     def __init__(self, language: str) -> None:
         self.mismatches: list[dict[str, Any]] = []
         self.language = language
@@ -183,6 +191,8 @@ class _Check:
         text = render(message, self.language)
         self.mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": text})
 
+
+class _Check(Mismatches):
     def winners(self, claimed: Sequence[int], correct: list[int]) -> None:
         for i, (mine, right) in enumerate(zip(claimed, correct, strict=False)):
             if mine != right:
@@ -241,27 +251,15 @@ class _Check:
                 message = msg("claim.ruling.none") if correct is None else msg("claim.ruling.some")
                 self.differ("/claims/ruling", claimed, correct, message)
             return
-        if claimed["decision"] != correct["decision"]:
-            said = {
-                k: Term("decision", v) for k, v in (("correct", correct["decision"]), ("claimed", claimed["decision"]))
-            }
-            self.differ(
-                "/claims/ruling/decision",
-                claimed["decision"],
-                correct["decision"],
-                msg("claim.ruling.decision", **said),
-            )
-        if claimed["side_at_fault"] != correct["side_at_fault"]:
-            said = {
-                k: Term("at_fault", v or "none")
-                for k, v in (("correct", correct["side_at_fault"]), ("claimed", claimed["side_at_fault"]))
-            }
-            self.differ(
-                "/claims/ruling/side_at_fault",
-                claimed["side_at_fault"],
-                correct["side_at_fault"],
-                msg("claim.ruling.side_at_fault", **said),
-            )
+        for key in ("decision", "side_at_fault"):
+            if claimed[key] != correct[key]:
+                said = _RULING_WORDS[key]
+                self.differ(
+                    f"/claims/ruling/{key}",
+                    claimed[key],
+                    correct[key],
+                    msg(_RULING_KEYS[key], correct=said(correct[key]), claimed=said(claimed[key])),
+                )
 
 
 def check_claims(

@@ -7,9 +7,9 @@ from typing import Any
 from marshmallow import ValidationError, fields
 
 from service.messages import msg
-from service.rules.cards import CARD_CODES, DECK_SIZE, FULL_DECK, iter_cards
+from service.rules.cards import CARD_CODES, DECK_SIZE, FULL_DECK, iter_cards, mask_of
 from service.rules.dealing import FFT_PACKETS, DogFault, deal_deck, dog_faults, packet_fits
-from service.rules.shuffle import SEED_MAX_LENGTH, shuffled_deck
+from service.rules.shuffle import SEED_MAX_LENGTH, shuffled_deck, utf8_writable
 from service.rules.table import TABLES
 from service.rules.verdicts import RedealReason
 from service.texts import render
@@ -32,10 +32,8 @@ from .problems import Coded
 
 def _seed_text(seed: str) -> bool:
     # The length is Length's to say; this refuses what UTF-8 cannot write (a lone surrogate, which JSON allows).
-    try:
-        seed.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValidationError(Coded("invalid", msg("error.seed_unicode"))) from None
+    if not utf8_writable(seed):
+        raise ValidationError(Coded("invalid", msg("error.seed_unicode")))
     return True
 
 
@@ -178,7 +176,7 @@ def answer_deal(req: dict[str, Any], language: str) -> Answered:
             "packet": dealt.packet,
             "deck": codes(dealt.deck),
             "hands": [codes(sorted(hand)) for hand in dealt.hands],
-            "dog": codes_of(sum(1 << card for card in dealt.dog)),
+            "dog": codes_of(mask_of(dealt.dog)),
             "set_aside": [
                 {"position": position, "card": CARD_CODES[card]}
                 for position, card in zip(dealt.dog_positions, dealt.dog, strict=True)

@@ -141,8 +141,13 @@ class OneOf(validate.OneOf):
     """marshmallow's choice validator, its messages coded ``enum``."""
 
     def _format_error(self, value: Any) -> str:
-        said = msg("error.enum", choices=", ".join(map(str, self.choices)))
-        return Coded("enum", said, enum_hint(value, self.choices))
+        return enum_error(value, self.choices)
+
+
+def enum_error(value: Any, choices: Iterable[Any]) -> Coded:
+    """A value outside its enum: the values it may take, and the one it was probably meant to be."""
+    choices = tuple(choices)
+    return Coded("enum", msg("error.enum", choices=", ".join(map(str, choices))), enum_hint(value, choices))
 
 
 class CardField(CodedErrors, fields.Field[Card]):
@@ -377,8 +382,7 @@ class EnumField(CodedErrors, fields.Field[Any]):
             key = "error.type.integer" if self._kind is int else "error.type.string"
             raise ValidationError(Coded("type", Message(key)))
         if value not in self._choices:
-            said = msg("error.enum", choices=", ".join(map(str, self._choices)))
-            raise ValidationError(Coded("enum", said, enum_hint(value, self._choices)))
+            raise ValidationError(enum_error(value, self._choices))
         return value
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:

@@ -14,12 +14,12 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
-from service.messages import Message, Signed, msg
+from service.messages import Signed, msg
 from service.rules.deal import Status, evaluate_deal
 from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, totals
 from service.rules.table import MAX_PLAYERS
-from service.texts import render
 
+from .claims import Mismatches
 from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
 from .declaration import Answered, Operation
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
@@ -309,15 +309,12 @@ def answer_game(req: dict[str, Any], language: str) -> Answered:
 def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int], language: str) -> dict[str, Any]:
     """The sheet as written (``claims``) against its rows and bilans: each number that differs,
     located and said in ``language``."""
-    mismatches: list[dict[str, Any]] = []
+    found = Mismatches(language)
+    differ = found.differ
 
     def mark(value: int) -> Signed | int:
         # Signed as a sheet writes marks (+42, -126), but a nought is no gain: 0, not +0.
         return Signed(value) if value else 0
-
-    def differ(pointer: str, claimed: int, correct: int | None, message: Message) -> None:
-        text = render(message, language)
-        mismatches.append({"pointer": pointer, "claimed": claimed, "correct": correct, "message": text})
 
     for seat, (claimed, bilan) in enumerate(zip(claims.get("net", ()), net, strict=False)):
         if claimed != bilan:
@@ -333,7 +330,7 @@ def _check(claims: dict[str, Any], marks: list[list[int]], net: list[int], langu
                 right = right_row[seat]
                 said = msg("sheet.claim.row", deal=r + 1, seat=seat, correct=mark(right), claimed=mark(claimed))
                 differ(pointer, claimed, right, said)
-    return {"agree": not mismatches, "mismatches": mismatches}
+    return {"agree": not found.mismatches, "mismatches": found.mismatches}
 
 
 SCORE_GAME = Operation(

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from service.messages import Arg, Message, msg
+from service.messages import Arg, msg
 from service.rules.cards import CARD_BY_CODE, CARD_CODES
 
 from .problems import Hint
@@ -142,4 +142,4 @@ def either(choices: tuple[str, ...]) -> Arg:
     """``choices`` said as alternatives: ``KS``, ``KS or KH``, ``KS, KH, KD or KC``."""
     if len(choices) == 1:
         return choices[0]
-    return Message("text.or", (("first", ", ".join(choices[:-1])), ("last", choices[-1])))
+    return msg("text.or", first=", ".join(choices[:-1]), last=choices[-1])

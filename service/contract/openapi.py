@@ -126,8 +126,9 @@ def operation_doc(op: Operation, parameters: tuple[str, ...] = ()) -> dict[str, 
     examples (each request example's answer is the 200's example of the same name), the
     problem answers of an operation that reads a JSON body, the ``Accept-Language`` parameter
     and the query ``parameters`` named."""
-    requests = {name: {"summary": e.summary, "value": e.request} for name, e in op.examples.items()}
-    answered = {name: {"summary": e.summary, "value": e.answer} for name, e in op.examples.items()}
+    examples = op.examples  # read from its file at each access: once here
+    requests = {name: {"summary": e.summary, "value": e.request} for name, e in examples.items()}
+    answered = {name: {"summary": e.summary, "value": e.answer} for name, e in examples.items()}
     responses: dict[int, Any] = {
         200: {
             "description": "OK",

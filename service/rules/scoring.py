@@ -229,7 +229,7 @@ def explain(result: Score) -> tuple[Message, ...]:
     ]
     if s.petit_au_bout is not None:
         # Under the variant a defence's Petit au bout still counts for the taker: said as such.
-        to_taker = s.petit_au_bout is Side.DEFENCE and r.petit_au_bout > 0
+        to_taker = s.petit_au_bout is Side.DEFENCE and s.petit_au_bout_to_taker
         lines.append(
             msg(
                 "score.petit_au_bout.to_taker" if to_taker else "score.petit_au_bout",

@@ -75,8 +75,11 @@ def shuffled_deck(seed: str) -> tuple[Card, ...]:
 
 def is_valid_seed(seed: str) -> bool:
     """Whether ``seed`` can seed a shuffle: 1 to :data:`SEED_MAX_LENGTH` characters UTF-8 can write."""
-    if not 1 <= len(seed) <= SEED_MAX_LENGTH:
-        return False
+    return 1 <= len(seed) <= SEED_MAX_LENGTH and utf8_writable(seed)
+
+
+def utf8_writable(seed: str) -> bool:
+    """Whether UTF-8 can write ``seed`` (JSON allows a lone surrogate, which it cannot)."""
     try:
         seed.encode("utf-8")
     except UnicodeEncodeError:
