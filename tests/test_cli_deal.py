@@ -37,7 +37,9 @@ from service.rules.cards import (
     suit_card,
 )
 from service.rules.cards import PLAIN_SUITS as SUITS
+from service.rules.dealing import deal_deck
 from service.rules.scoring import Contract
+from service.rules.shuffle import shuffled_deck
 from service.rules.table import TABLES
 from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
 
@@ -119,8 +121,8 @@ def test_a_petit_sec_is_dealt_again_from_the_next_seed_text() -> None:
     # Seed 129 at four players, dealer 0: the deck of "129" deals a petit sec (found by search),
     # so the same dealer deals the deck of "129/1".
     table = TABLES[4]
-    assert randomdeals.deal_deck(randomdeals.shuffled_deck("129"), table, 0).petit_sec_seat is not None
-    again = randomdeals.deal_deck(randomdeals.shuffled_deck("129/1"), table, 0)
+    assert deal_deck(shuffled_deck("129"), table, 0).petit_sec_seat is not None
+    again = deal_deck(shuffled_deck("129/1"), table, 0)
     assert again.petit_sec_seat is None
     assert randomdeals.dealt_cards(129, table, 0) == ([mask_of(h) for h in again.hands], mask_of(again.dog))
 

@@ -188,14 +188,14 @@ def test_in_a_browser_the_leader_and_the_trumps_are_told_apart_and_words_say_con
         return [getComputedStyle(lead).boxShadow, getComputedStyle(plain.parentElement).boxShadow,
                 getComputedStyle(trump).color, meta.find(t => t.startsWith("Contrat")),
                 [...document.querySelectorAll("table.tricks th")].map(th => th.textContent).join(","),
-                meta.find(t => t.startsWith("Marque finale")) || ""].join("|");""",
+                meta.find(t => t.startsWith("Score final")) || ""].join("|");""",
         tmp_path,
     )
     assert lead_trump != lead_other and lead_other == "none"  # the leader's bar
     assert trump_colour == "rgb(106, 27, 154)"  # purple: no longer the leader's blue
     assert contract.startswith("Contrat") and "_" not in contract  # « garde contre », not garde_contre
     assert "(preneur)" in heading
-    assert score == "" or "joueur 0" in score.lower()
+    assert "joueur 0" in score.lower() and "joueur 3" in score.lower()  # every seat's mark, by its seat
 
 
 @needs_browser

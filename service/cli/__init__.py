@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     use(args.lang)
     try:
         status: int = args.run(args)
+        # What is still buffered is written now, where a reader that stopped is handled below,
+        # not as Python exits.
+        sys.stdout.flush()
     except CommandError as exc:
         print(say("cli.failed", prog=PROG, message=str(exc)), file=sys.stderr)
         return 2

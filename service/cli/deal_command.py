@@ -84,5 +84,4 @@ def run(args: argparse.Namespace) -> int:
             binary.write(line)
         else:
             sys.stdout.write(line.decode())
-    sys.stdout.flush()
     return 0

@@ -186,8 +186,7 @@ class HtmlReport:
         """Draw one failure (within the limit). ``details``: ``where`` (its file and line), ``rows``
         (the values that differ, each a ``pointer``, a ``claimed`` or found value, a ``correct``
         or expected one and a ``message``), ``drawing``, ``error``, ``errors`` (the located
-        faults of a record that is no deal record), ``expected`` (:class:`Expected`), ``ruling``
-        and ``unfinished`` lines."""
+        faults of a record that is no deal record) and ``expected`` (:class:`Expected`)."""
         if len(self.drawn) >= self.limit:
             self.not_drawn += 1
             return

@@ -83,11 +83,6 @@ def _shown(raw: bytes) -> str:
     return cut(repr(raw.rstrip(b"\n").decode("utf-8", "replace")), SHOWN_CHARS)
 
 
-def seconds_said(seconds: float) -> str:
-    """A number of seconds for a message, as the language writes it (``2.5``, « 2,5 »)."""
-    return decimal(seconds)
-
-
 def _well_formed(refusal: Any) -> bool:
     """A harness's refusal: an object with an optional integer ``status`` and an optional list of
     ``errors``, each an object with a string ``pointer``."""
@@ -198,7 +193,7 @@ class Harness:
         try:
             raw = self.lines.get(timeout=self.timeout)
         except queue.Empty:
-            seconds = seconds_said(self.timeout)
+            seconds = decimal(self.timeout)
             raise GoneError(say("conformance.harness.silent", seq=str(seq), seconds=seconds)) from None
         if raw == b"":
             self._ended()

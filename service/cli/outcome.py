@@ -109,11 +109,6 @@ class Outcome(NamedTuple):
     def passed(self) -> bool:
         return self.status == Status.PASSED
 
-    @property
-    def agree(self) -> bool | None:
-        """Whether a replayed record's claims agree; None when it sent none."""
-        return (not self.differences) if self.claimed else None
-
 
 def settle(
     record: Record,
@@ -144,7 +139,9 @@ def settle(
         )
     claims = result["claims"]
     mismatches = () if claims is None else tuple(_difference(m) for m in claims["mismatches"])
-    unfinished = _unfinished(record, result) if result["status"] == "in_progress" and result["valid"] else None
+    in_progress = result["status"] == "in_progress" and result["valid"]
+    sent = _sent(record) if in_progress or draw else None
+    unfinished = _unfinished(sent, result) if in_progress else None
     if result["valid"] and not mismatches and (unfinished is None or allow_in_progress):
         return Outcome(
             record.file_no,
@@ -164,31 +161,23 @@ def settle(
         faults=() if result["valid"] else faults_of(result),
         differences=mismatches,
         claimed=claims is not None,
-        drawing=drawing_of(record, result) if draw else None,
+        drawing=drawing(sent, result) if draw else None,
         seconds=seconds,
         unfinished=unfinished,
         ruling=ruling["message"] if ruling else "",
     )
 
 
-def _unfinished(record: Record, result: dict[str, Any]) -> tuple[int, int]:
+def _unfinished(sent: Any, result: dict[str, Any]) -> tuple[int, int]:
     """The trick a deal in progress stops at (its index, from 0: texts say it from 1), and how many
-    tricks the deal has."""
-    players = _players(result)
-    sent = _sent(record)
-    if isinstance(sent, dict) and sent.get("players") in TABLES:
-        players = sent["players"]
+    tricks the deal has (at the table the record names, else the one its tricks show)."""
+    sent_players = sent.get("players") if isinstance(sent, dict) else None
+    players = sent_players if sent_players in TABLES else _players(result)
     return max(0, len(result.get("tricks") or []) - 1), TABLES[players].tricks if players in TABLES else 0
 
 
 def _difference(mismatch: dict[str, Any]) -> Difference:
     return Difference(mismatch["pointer"], mismatch["correct"], mismatch["claimed"], why=mismatch["message"])
-
-
-def drawing_of(record: Record, result: dict[str, Any]) -> dict[str, Any] | None:
-    """What a report draws of a failing deal: its tricks, contract, taker and partner from the
-    answer, its dog and discard from the record, its ruling or score."""
-    return drawing(_sent(record), result)
 
 
 def _sent(record: Record) -> Any:

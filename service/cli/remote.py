@@ -84,7 +84,6 @@ class Remote:
         self.draw = draw  # what an HTML report draws of each failing deal
         self.allow_in_progress = allow_in_progress
         self.client = Client(target, USER_AGENT, TIMEOUT)
-        self.language = self.client.language
         self._abort = threading.Event()
 
     def evaluate(self, records: Iterable[Record]) -> Generator[tuple[Tally, list[Outcome]], None, None]:
@@ -113,7 +112,7 @@ class Remote:
         for i, record in enumerate(batch):
             payload = record.payload
             if isinstance(payload, LineTooLong):
-                outcomes[i] = settle(record, too_long_item(0, language=self.language), tally)
+                outcomes[i] = settle(record, too_long_item(0, language=self.client.language), tally)
             else:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
