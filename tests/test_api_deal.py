@@ -9,7 +9,6 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.contract.dealing import DEAL_CARDS
 from service.rules.cards import CARD_CODES
 from service.rules.shuffle import SEED_MAX_LENGTH, is_valid_seed
 
@@ -186,9 +185,3 @@ def test_the_dog_never_takes_the_first_or_last_card_over_http(
     if packet is not None:
         again["packet"] = packet
     assert post(client, again)[1] == answer
-
-
-def test_the_contract_examples_are_answered_as_shown(client: FlaskClient) -> None:
-    for name, example in DEAL_CARDS.examples.items():
-        status, answer = post(client, example.request)
-        assert (status, answer) == (200, example.answer), name

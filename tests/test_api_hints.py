@@ -5,7 +5,6 @@ range, whatever the seat and the operation, said with the table's own range (rul
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -14,6 +13,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance.generator import refusals
 from service.app import MAX_BODY_BYTES
 from service.contract.batch import NDJSON
 from service.contract.hints import nearest_cards, nearest_fields
@@ -42,13 +42,8 @@ def error_at(client: FlaskClient, path: str, body: bytes, pointer: str, language
 
 
 def spoilt(body: dict[str, Any], pointer: str, value: Any) -> bytes:
-    out = copy.deepcopy(body)
-    *path, last = pointer[1:].split("/")
-    node: Any = out
-    for token in path:
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    node[int(last) if isinstance(node, list) else last] = value
-    return json.dumps(out).encode()
+    """``body`` with ``value`` at ``pointer``, as the bytes sent."""
+    return json.dumps(refusals.spoilt(body, pointer, value)).encode()
 
 
 # ---- the hints, table by table -------------------------------------------------------------

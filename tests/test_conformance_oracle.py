@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from conformance.generator.cards import Deal
 from conformance.generator.oracle import (
+    ref_chelem_points,
     ref_deal_answer,
     ref_evaluate,
     ref_first_fault,
@@ -308,3 +309,29 @@ def test_the_model_deals_the_cards_as_the_core_does(
         {"position": p, "card": format_card(c)} for p, c in zip(dealt.dog_positions, dealt.dog, strict=True)
     ]
     assert model["/redeal_seat"] == dealt.petit_sec_seat
+
+
+def test_the_model_bounds_a_chelem_s_points_as_the_core_does() -> None:
+    # §9.6: every table, contract, side, oudler count, with and without the kings in the discard.
+    from service.rules.scoring import chelem_points_bounds_half
+
+    compared = 0
+    for players in TABLES:
+        for contract in Contract:
+            for made_by in Side:
+                for oudlers in range(4):
+                    for kings in (False, True):
+                        flags = {"discard_kings_when_forced": True} if kings else None
+                        mine = ref_chelem_points(players, contract.value, made_by.value, oudlers, flags)
+                        core = chelem_points_bounds_half(
+                            players, contract, made_by, oudlers, Rules(discard_kings_when_forced=kings)
+                        )
+                        assert mine == (None if core is None else (core[0] / 2, core[1] / 2)), (
+                            players,
+                            contract,
+                            made_by,
+                            oudlers,
+                            kings,
+                        )
+                        compared += core is not None
+    assert compared > 50

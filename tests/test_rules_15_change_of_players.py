@@ -25,6 +25,8 @@ def test_a_deal_for_another_table_is_refused_and_says_a_new_sheet_starts(client:
 
 
 def test_the_new_table_s_sheet_starts_from_zero(client: FlaskClient) -> None:
+    # The reset holds because each request is its own sheet and the service keeps nothing between
+    # two: the second table's first totals are its first marks, whatever the first table made.
     first = client.post(PATH, json={"players": 4, "deals": [{"summary": FOUR}] * 2}).get_json()
     second = client.post(PATH, json={"players": 5, "deals": [{"summary": FIVE}]}).get_json()
     assert first["deals"][-1]["totals"] == [420, -140, -140, -140]

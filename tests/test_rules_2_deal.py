@@ -86,8 +86,19 @@ def test_2_2_draws_are_below_n_and_rejection_uses_words_up() -> None:
     assert all(0 <= stream.below(n) < n for n in range(1, 79) for _ in range(5))
     # n = 3: limit = 2^32 − 1, so only the word 2^32 − 1 is refused; a whole block has 8 words.
     stream, words = ByteStream("y"), ByteStream("y")
-    assert [stream.below(1) for _ in range(9)] == [0] * 9
+    assert [stream.below(1) for _ in range(9)] == [0] * 9  # nothing refused: one word a draw
     assert stream.word() == [words.word() for _ in range(10)][-1]
+
+    class Scripted(ByteStream):
+        def __init__(self, *given: int) -> None:
+            super().__init__("")
+            self.given = list(given)
+
+        def word(self) -> int:
+            return self.given.pop(0)
+
+    scripted = Scripted(2**32 - 1, 7)
+    assert scripted.below(3) == 1 and scripted.given == []  # 2^32 − 1 refused and used up, then 7 mod 3
 
 
 def test_2_2_seeds() -> None:

@@ -517,12 +517,16 @@ def test_13_no_french_template_holds_a_code_or_a_decimal_point() -> None:
 
 
 def test_13_every_verdict_of_the_kit_is_said_in_french_throughout(client: FlaskClient) -> None:
-    paths = {"evaluate": "/v1/deals/evaluate", "legal-cards": "/v1/tricks/legal-cards", "winner": "/v1/tricks/winner"}
-    paths |= {"score": "/v1/deals/score", "score-game": "/v1/games/score"}
+    from service.contract.operations import IN_THE_KIT
+
+    paths = {name: op.path for name, op in IN_THE_KIT.items()}
+    operations = sorted(p.name for p in KIT.iterdir() if p.is_dir())
+    assert set(operations) <= set(paths), operations  # every operation of the kit, the deal included
     said = 0
-    for operation, path in paths.items():
+    for operation in operations:
         for case in kit_cases(operation):
-            answer = client.post(path, json=case["request"], headers={"Accept-Language": "fr"}).get_json()
+            r = client.post(paths[operation], json=case["request"], headers={"Accept-Language": "fr"})
+            answer = r.get_json()
             for text in word_strings(answer):
                 assert not english_left_in(text), (case["id"], text)
                 said += 1

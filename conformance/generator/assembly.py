@@ -94,9 +94,7 @@ class Kit:
 
         ``expect`` holds the answer's verdicts, or with ``only_want`` just the pointers of
         ``want`` (golden cases: the figures of the golden file and nothing else)."""
-        case_id = f"{topic.operation}/{topic.name}/{number:03d}"
-        if number in topic.cases:
-            raise KitError(f"{case_id} used twice")
+        case_id = self._new_case_id(topic, number)
         answer = self.answer(topic.operation, request)
         pointers = [] if only_want else topic.checks.pointers(request, answer)
         held = topic.checks.known(request, answer, first_fault=fault_ref)
@@ -134,6 +132,14 @@ class Kit:
         topic.cases[number] = case
         return answer
 
+    @staticmethod
+    def _new_case_id(topic: Topic, number: int) -> str:
+        """The id of case ``number`` of ``topic``, which must not be taken yet."""
+        case_id = f"{topic.operation}/{topic.name}/{number:03d}"
+        if number in topic.cases:
+            raise KitError(f"{case_id} used twice")
+        return case_id
+
     def add_refusal(
         self,
         topic: Topic,
@@ -143,17 +149,12 @@ class Kit:
         tags: Iterable[str],
         request: Json,
         pointers: list[str],
-        *,
-        sound: Json,
     ) -> None:
-        """One case of a request the rules refuse: ``sound``, which the service answers, spoilt in
-        one place. The service must refuse it with a 4xx locating a fault at, or within, each
-        of ``pointers`` (chosen so that any engine may locate it: ``/hand``, not the second of
-        two equal cards)."""
-        case_id = f"{topic.operation}/{topic.name}/{number:03d}"
-        if number in topic.cases:
-            raise KitError(f"{case_id} used twice")
-        self.answer(topic.operation, sound)  # refused (ServiceError): the request was not sound before it was spoilt
+        """One case of a request the rules refuse: a sound request (refusals.add_refusals checks it
+        is answered) spoilt in one place. The service must refuse it with a 4xx locating a fault
+        at, or within, each of ``pointers`` (chosen so that any engine may locate it: ``/hand``,
+        not the second of two equal cards)."""
+        case_id = self._new_case_id(topic, number)
         status, located = service.refusal(topic.operation, request)
         missing = [p for p in pointers if not any(locates(p, found) for found in located)]
         if not 400 <= status < 500 or missing or not pointers:

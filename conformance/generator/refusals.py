@@ -44,10 +44,12 @@ def spoilt(request: Json, pointer: str, value: Json) -> Json:
 
 
 def add_refusals(kit: Kit, topic: Topic, sound: Json, rows: Iterable[RefusalRow]) -> None:
-    """The cases of a table, each ``sound`` spoilt as its row says."""
+    """The cases of a table, each ``sound`` spoilt as its row says. ``sound`` itself must be
+    answered (else the service refuses it: ServiceError), so that each refusal is the row's."""
+    kit.answer(topic.operation, sound)
     for number, description, rules, tags, pointer, value, pointers in rows:
         request = spoilt(sound, pointer, value)
-        kit.add_refusal(topic, number, description, rules, tags, request, pointers, sound=sound)
+        kit.add_refusal(topic, number, description, rules, tags, request, pointers)
 
 
 def refusal_cases(kit: Kit) -> None:
