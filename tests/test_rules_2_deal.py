@@ -22,7 +22,7 @@ from service.rules.dealing import (
     packet_fits,
     spread_dog_positions,
 )
-from service.rules.shuffle import ByteStream, is_valid_seed, shuffled_deck
+from service.rules.shuffle import ByteStream, draw_below, is_valid_seed, shuffled_deck
 from service.rules.table import TABLES
 from service.rules.variants import Rules
 
@@ -89,16 +89,8 @@ def test_2_2_draws_are_below_n_and_rejection_uses_words_up() -> None:
     assert [stream.below(1) for _ in range(9)] == [0] * 9  # nothing refused: one word a draw
     assert stream.word() == [words.word() for _ in range(10)][-1]
 
-    class Scripted(ByteStream):
-        def __init__(self, *given: int) -> None:
-            super().__init__("")
-            self.given = list(given)
-
-        def word(self) -> int:
-            return self.given.pop(0)
-
-    scripted = Scripted(2**32 - 1, 7)
-    assert scripted.below(3) == 1 and scripted.given == []  # 2^32 − 1 refused and used up, then 7 mod 3
+    given = [2**32 - 1, 7]
+    assert draw_below(lambda: given.pop(0), 3) == 1 and given == []  # 2^32 − 1 refused and used up, then 7 mod 3
 
 
 def test_2_2_seeds() -> None:

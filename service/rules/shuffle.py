@@ -20,6 +20,7 @@ on standard parts, and never changes within ``/v1``:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Final
 
 from .cards import DECK_SIZE, Card
@@ -54,13 +55,19 @@ class ByteStream:
 
     def below(self, n: int) -> int:
         """A whole number in ``0 … n − 1``, each as likely, by rejection sampling (step 3)."""
-        if not 1 <= n <= _WORD_RANGE:
-            raise ValueError(f"no draw below {n}")
-        limit = _WORD_RANGE - _WORD_RANGE % n
-        while True:
-            w = self.word()
-            if w < limit:
-                return w % n
+        return draw_below(self.word, n)
+
+
+def draw_below(word: Callable[[], int], n: int) -> int:
+    """A whole number in ``0 … n − 1`` from the 32-bit words ``word`` gives: the first word below
+    ``2³² − (2³² mod n)``, modulo ``n``; a word refused is used up (step 3)."""
+    if not 1 <= n <= _WORD_RANGE:
+        raise ValueError(f"no draw below {n}")
+    limit = _WORD_RANGE - _WORD_RANGE % n
+    while True:
+        w = word()
+        if w < limit:
+            return w % n
 
 
 def shuffled_deck(seed: str) -> tuple[Card, ...]:
