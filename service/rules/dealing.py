@@ -115,7 +115,7 @@ def deal_deck(
         seat = (dealer + 1 + dealt // packet) % table.players
         hands[seat].append(card)
         dealt += 1
-    petit_sec = next((seat for seat, hand in enumerate(hands) if is_petit_sec(mask_of(hand), rules)), None)
+    petit_sec = first_petit_sec([mask_of(hand) for hand in hands], rules)
     return DealtCards(tuple(deck), packet, tuple(tuple(hand) for hand in hands), tuple(dog), positions, petit_sec)
 
 
@@ -164,11 +164,16 @@ def is_petit_sec(hand: CardMask, rules: Rules) -> bool:
     return rules.petit_sec_ignores_excuse or not hand & EXCUSE_BIT
 
 
-def petit_sec_seat(deal: DealContext, dealt: list[CardMask] | None) -> int | None:
-    for seat, hand in enumerate(dealt or ()):
-        if is_petit_sec(hand, deal.record.rules):
+def first_petit_sec(hands: Sequence[CardMask], rules: Rules) -> int | None:
+    """The first seat dealt a petit sec (§3.1), or None."""
+    for seat, hand in enumerate(hands):
+        if is_petit_sec(hand, rules):
             return seat
     return None
+
+
+def petit_sec_seat(deal: DealContext, dealt: list[CardMask] | None) -> int | None:
+    return first_petit_sec(dealt or [], deal.record.rules)
 
 
 copied_by_constructor(DealtCards)
