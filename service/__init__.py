@@ -7,7 +7,7 @@ server (gunicorn's worker, limits, hooks and logger). :mod:`service.connection` 
 application and the server tell each other; neither imports the other.
 """
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 """The version of the service and of its contract (``info.version`` of ``openapi.yaml``): one
 number, raised by the README's version policy, each release listed in ``CHANGELOG.md``.
 pyproject.toml reads it from here; ``tests/test_versions.py`` fails when the contract changes

@@ -327,7 +327,7 @@ def record(d: Mapping[str, Any]) -> DealRecord:
         bids=None if d.get("bids") is None else tuple(bid(b) for b in d["bids"]),
         called_card=None if d.get("called_card") is None else parse_card(d["called_card"]),
         discard=cards(d.get("discard")),
-        chelem_announced=d.get("chelem_announced", False),
+        chelem_announced=d.get("chelem_announced"),
         poignees=tuple(
             PoigneeShown(p["seat"], tuple(parse_card(c) for c in p["cards"]), p.get("shown_at"))
             for p in d.get("poignees", [])

@@ -82,6 +82,7 @@ def core_view(ev: Evaluation, n: int) -> dict[str, Any]:
         "/poignees": [{"seat": p.seat, "side": p.side.value, "size": p.size.value} for p in ev.poignees],
         "/chelem/announced": ev.chelem_announced,
     }
+    view |= {f"/unchecked/{i}/code": u.code.value for i, u in enumerate(ev.unchecked)}
     view |= {f"/tricks/{i}/winner": t.winner for i, t in enumerate(ev.tricks) if len(t.cards) == n}
     x = ev.excuse
     if x is None:
@@ -135,20 +136,23 @@ def same_reading(model: dict[str, Any], core: dict[str, Any]) -> None:
         assert got == want, f"{pointer}: the model says {value!r}, the core {core[pointer]!r}"
 
 
-def deal_of(seed: int, n: int, variant: Rules, hidden: bool, cut: float | None) -> Deal:
-    """A generated deal as a request: its hands withheld (§12) or not, cut short or not."""
+LEFT_OUT = st.sets(st.sampled_from(["hands", "dog", "discard", "chelem_announced"]))
+"""The parts of a record a client may leave out and the model reads (§12, "What a record leaves out")."""
+
+
+def deal_of(seed: int, n: int, variant: Rules, hidden: set[str], cut: float | None) -> Deal:
+    """A generated deal as a request: some of its parts left out (§12), cut short or not."""
     d = request_of(random_record(seed, n, variant))
-    if hidden:
-        d = {k: v for k, v in d.items() if k not in ("hands", "dog")}
+    d = {k: v for k, v in d.items() if k not in hidden}
     if cut is not None:
         d["plays"] = d["plays"][: int(cut * len(d["plays"]))]
     return d
 
 
 @SETTINGS
-@given(seeds, players, rules, st.booleans(), st.none() | st.floats(0, 1, exclude_max=True))
+@given(seeds, players, rules, LEFT_OUT, st.none() | st.floats(0, 1, exclude_max=True))
 def test_the_model_reads_generated_deals_as_the_core_does(
-    seed: int, n: int, variant: Rules, hidden: bool, cut: float | None
+    seed: int, n: int, variant: Rules, hidden: set[str], cut: float | None
 ) -> None:
     """Trick winners, the Excuse, count, score, or who plays next and what: §6–§9, §12."""
     d = deal_of(seed, n, variant, hidden, cut)

@@ -108,8 +108,7 @@ def _id_echoed(record: Any) -> Any:
 def digest_of(full: dict[str, Any]) -> dict[str, Any]:
     """The digest (``detail=summary``) as the full answer states it: the reference."""
     violations = full["violations"]
-    ruling = {"ruling": full["ruling"]} if "ruling" in full else {}
-    return ruling | {
+    return {
         "id": full["id"],
         "status": full["status"],
         "valid": full["valid"],
@@ -121,6 +120,8 @@ def digest_of(full: dict[str, Any]) -> dict[str, Any]:
         "violation_count": len(violations),
         "scores": None if full["score"] is None else full["score"]["scores"],
         "claims": full["claims"],
+        "ruling": full["ruling"],
+        "unchecked": full["unchecked"],
     }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
+from service.rules.verdicts import LegalReason, RedealReason, Unchecked, ViolationCode
 
 ROOT = Path(__file__).parent.parent
 RULEBOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -34,7 +34,7 @@ def test_every_section_cited_is_in_the_rulebook(path: Path) -> None:
     assert cited <= SECTIONS, sorted(cited - SECTIONS)
 
 
-@pytest.mark.parametrize("code", [*LegalReason, *ViolationCode, *RedealReason], ids=str)
+@pytest.mark.parametrize("code", [*LegalReason, *ViolationCode, *RedealReason, *Unchecked], ids=str)
 def test_every_verdict_code_is_explained_in_section_13(code: str) -> None:
     verdicts = RULEBOOK[RULEBOOK.index("## 13.") :]
     assert f"`{code}`" in verdicts

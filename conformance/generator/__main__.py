@@ -20,6 +20,7 @@ from .excuse import excuse_cases
 from .games import game_cases
 from .generated import generated_cases
 from .golden import golden_cases
+from .leftout import left_out_cases
 from .legal import legal_cases
 from .playing import first_lead_cases, play_fault_cases
 from .progress import in_progress_cases
@@ -43,6 +44,7 @@ def evaluate_cases(kit: Kit) -> None:
     poignee_cases(kit)
     first_lead_cases(kit)
     in_progress_cases(kit)
+    left_out_cases(kit)
     ruling_cases(kit)
 
 

@@ -75,9 +75,10 @@ def discard_cases(kit: Kit) -> None:
         (10, "A discard made in a garde sans, where nobody sees the dog.", ["4.3"], ["discard", "dog"],
          make_deal(4, "discard-10", taker=2, contract="garde_sans", discard=discard_with("discard-10")),
          fault("discard_size", None, 2)),
-        (11, "A prise recorded with the hands but no discard.", ["4.1", "12"], ["discard"],
-         {**make_deal(3, "discard-11", taker=0, contract="prise", discard=[]), "discard": None},
-         fault("discard_size", None, 0)),
+        (11, "A complete prise recorded with the hands but no discard: the six cards left unplayed are the "
+         "discard, checked as if written (nothing to fault here).", ["4.1", "12"], ["discard"],
+         {**make_deal(3, "discard-11", taker=0, contract="prise"), "discard": None},
+         {"/valid": True, "/status": "complete"}),
         (12, "A discarded card that was in another seat's hand.", ["4.1"], ["discard"],
          make_deal(4, "discard-12", taker=1, contract="prise", discard=foreign), fault("discard_not_held", None, 1)),
         (13, "Garde sans: the unseen dog counts for the taker, who takes no trick: its 10 points and the 21 (one "

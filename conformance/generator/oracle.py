@@ -286,12 +286,58 @@ def opening_ban(d: Deal) -> str | None:
 
 
 def start_hands(d: Deal, taker: int, contract: str) -> list[list[str]]:
-    """Each seat's hand as play starts (§4.1: the taker takes the dog and discards)."""
+    """Each seat's hand as play starts (§4.1: the taker takes the dog and discards). A taker
+    whose discard the record does not tell (§12) holds what of his hand and the dog he plays."""
     hands = [list(h) for h in d["hands"]]
     if contract in ("prise", "garde"):
         discard = set(d.get("discard") or ())
         hands[taker] = ordered(c for c in hands[taker] + list(d.get("dog") or ()) if c not in discard)
+        if d.get("discard") is None:
+            mine = {
+                c for t in ref_tricks(d, first_leader(d, taker)) for c in t.cards if t.seat_of(c, d["players"]) == taker
+            }
+            hands[taker] = [c for c in hands[taker] if c in mine]
     return hands
+
+
+def told(d: Deal) -> tuple[Deal, list[str]]:
+    """§12, what a record leaves out: the record with each part it proves filled in (the dog of
+    whole hands, the discard a complete deal left unplayed, a chelem announcement the taker's
+    out-of-turn opening lead shows), and the codes of what it leaves out that stays unknown."""
+    d = dict(d)
+    n, table = d["players"], TABLE[d["players"]]
+    taker, contract = taker_and_contract(d)
+    hands, plays = d.get("hands"), d.get("plays") or []
+    complete = len(plays) >= n * table.hand
+    unknown = []
+    if hands is None:
+        unknown.append("dealt_hands")
+    if d.get("bids") is None:
+        unknown.append("auction")
+    if hands is not None and d.get("dog") is None:
+        held = [c for h in hands for c in h]
+        if all(len(h) == table.hand for h in hands) and len(set(held)) == len(held):
+            d["dog"] = [c for c in DECK if c not in held]
+        else:
+            unknown.append("dog")
+    if contract in ("prise", "garde") and d.get("discard") is None:
+        left = [c for c in DECK if c not in plays[: n * table.hand]]
+        dog = d.get("dog") or [c for c in DECK if hands is not None and not any(c in h for h in hands)]
+        if complete and len(left) == table.dog and (hands is None or all(c in hands[taker] or c in dog for c in left)):
+            d["discard"] = left
+        else:
+            unknown.append("discard")
+    if d.get("chelem_announced") is None:
+        due = first_leader({**d, "chelem_announced": False}, taker)  # type: ignore[arg-type]
+        leader = None
+        if hands is not None and plays:
+            leader = next((s for s, h in enumerate(hands) if plays[0] in h), None)
+            if leader is None and plays[0] in (d.get("dog") or []):
+                leader = taker
+        d["chelem_announced"] = leader == taker != due
+        if d["chelem_announced"] or (hands is None and plays and due != taker):
+            unknown.append("chelem_announcement")
+    return d, unknown
 
 
 @dataclass
@@ -344,6 +390,7 @@ def unseen_dog(d: Deal) -> list[str]:
 
 def ref_evaluate(d: Deal) -> Ref:
     """The verdicts of a deal record that breaks no rule (complete or in progress)."""
+    d, unknown = told(d)
     n, table = d["players"], TABLE[d["players"]]
     rules = d.get("rules") or {}
     taker, contract = taker_and_contract(d)
@@ -372,6 +419,8 @@ def ref_evaluate(d: Deal) -> Ref:
         if swept and allowed:
             tricks[-1].winner = seat
     a: dict[str, Json] = {"/status": "complete" if complete else "in_progress", "/valid": True}
+    for i, code in enumerate(unknown):
+        a[f"/unchecked/{i}/code"] = code
     a["/taker"], a["/contract"], a["/partner"] = taker, contract, partner
     for i, t in enumerate(tricks):
         if len(t.cards) == n:
@@ -479,8 +528,8 @@ def ref_evaluate(d: Deal) -> Ref:
         else:
             seat = tricks[-1].winner  # type: ignore[assignment]
         a["/next/seat"] = seat
-        a["/next/legal"] = None  # §12: unknown without the hands
-        if d.get("hands") is not None:
+        a["/next/legal"] = None  # §12: unknown without the hands, or the taker's without his discard
+        if d.get("hands") is not None and not (seat == taker and "discard" in unknown):
             hand = [c for c in start_hands(d, taker, contract)[seat] if c not in plays]
             first = not tricks or (len(tricks) == 1 and bool(trick))
             a["/next/legal"] = ref_legal(hand, trick, opening_ban(d) if first else None)[0]
@@ -493,6 +542,7 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
 
     (code, trick, seat), in the order rules.md §12 reports faults.
     """
+    d, unknown = told(d)
     n, table = d["players"], TABLE[d["players"]]
     taker, contract = taker_and_contract(d)
     assert taker is not None and contract is not None
@@ -501,6 +551,8 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
     if contract in ("garde_sans", "garde_contre"):
         if discard:
             return "discard_size", None, taker
+    elif "discard" in unknown:
+        pass  # §12: a discard neither given nor proven is not checked
     else:
         available = set(hands[taker]) | set(d.get("dog") or [])
         if len(discard) != table.dog or len(set(discard)) != len(discard):
@@ -524,6 +576,8 @@ def ref_first_fault(d: Deal) -> tuple[str, int | None, int | None] | None:
         seen.add(seat)
         if len(shown) not in table.poignees:
             return "poignee_size", 0, seat
+        if seat == taker and "discard" in unknown:
+            continue  # §12: his hand is not known whole
         showable = set(play[seat]) | ({c for c in discard if suit(c) == "T"} if seat == taker else set())
         if any(not (suit(c) == "T" or c == "EX") or c not in showable for c in shown):
             return "poignee_card", 0, seat

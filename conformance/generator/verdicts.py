@@ -116,7 +116,7 @@ def evaluate_pointers(request: Json, answer: Json) -> list[str]:
     if not answer["valid"]:
         out += ["/violations/0/code", "/violations/0/trick", "/violations/0/seat", "/score"]
         # A complete faulty deal's ruling (§14): its decision, row, side and marks; not its words.
-        return [*out, *("/ruling/" + k for k in RULING_TERMS)] if "ruling" in answer else out
+        return [*out, *("/ruling/" + k for k in RULING_TERMS)] if answer["ruling"] is not None else out
     if answer["status"] == "redeal":
         return out
     n = request["players"]

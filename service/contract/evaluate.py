@@ -15,7 +15,7 @@ from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS, TABLES
 from service.rules.variants import Rules
-from service.rules.verdicts import Violation
+from service.rules.verdicts import Unchecked, Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
 from .claims import ClaimsResultSchema, ClaimsSchema, as_played_of, check_claims, true_claims_of
@@ -97,11 +97,17 @@ class EvaluateRequest(StrictSchema):
         load_default=None,
         validate=Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
         metadata={
-            "description": "Every seat's hand as dealt, seat 0 first. Optional when `plays` is complete: "
-            "the hands are then inferred from the plays, the dog and the discard."
+            "description": "Every seat's hand as dealt, seat 0 first. Optional, as every part of a record: "
+            "without it each seat's hand is the cards it plays, and `unchecked` says what is then not checked "
+            "(§12)."
         },
     )
-    dog = cards("The dog (chien) as dealt.", DECK_SIZE, allow_none=True, load_default=None)
+    dog = cards(
+        "The dog (chien) as dealt. Optional: with whole hands, it is the cards no hand holds (§12).",
+        DECK_SIZE,
+        allow_none=True,
+        load_default=None,
+    )
     contract = EnumField(
         "Contract",
         allow_none=True,
@@ -118,8 +124,22 @@ class EvaluateRequest(StrictSchema):
         metadata={"description": "One bid per seat in speaking order from the dealer's right: `pass` or a contract."},
     )
     called_card = called_card_field("Five players: the card the taker called.")
-    discard = cards("The taker's discard (écart): prise and garde only.", DECK_SIZE, allow_none=True, load_default=None)
-    chelem_announced = StrictBoolean(load_default=False)
+    discard = cards(
+        "The taker's discard (écart): prise and garde only. Optional: a complete deal proves it, the cards it "
+        "left unplayed; in a deal in progress it is not checked (§12).",
+        DECK_SIZE,
+        allow_none=True,
+        load_default=None,
+    )
+    chelem_announced = StrictBoolean(
+        allow_none=True,
+        load_default=None,
+        metadata={
+            "description": "Whether the taker announced a chelem (§9.6). Absent or null: the record does not say, "
+            "and it is read from the first lead: announced when the hands show the taker leading the first trick "
+            "while another seat was due to (`unchecked` then says so), else not announced (§12)."
+        },
+    )
     poignees = BoundedList(StrictNested(PoigneeDeclaredSchema), load_default=list, validate=Length(max=MAX_PLAYERS))
     plays = cards("Every card in play order, trick after trick.", DECK_SIZE, load_default=list)
     rules = rules_field()
@@ -326,12 +346,42 @@ class RulingSchema(AnswerSchema):
 
 
 def ruling_field() -> fields.Nested:
-    """The ruling of the answer and of the digest alike: present only for a complete faulty deal."""
+    """The ruling of the answer and of the digest alike: null but for a complete faulty deal."""
     return fields.Nested(
         RulingSchema,
+        required=True,
+        allow_none=True,
         metadata={
             "description": "A complete deal with violations: the ruling of the Code of Arbitration, and so its "
-            "final score (§14). Absent otherwise."
+            "final score (§14). Null otherwise."
+        },
+    )
+
+
+class NotCheckedSchema(AnswerSchema):
+    code = EnumField("Unchecked", required=True)
+    pointer = StrictString(
+        required=True,
+        metadata={"description": "The JSON pointer, into the request, of the part the record leaves out."},
+    )
+    message = StrictString(
+        required=True,
+        metadata={
+            "description": "What was not checked, or how the part was read, in the language asked for "
+            "(`Accept-Language`)."
+        },
+    )
+
+
+def unchecked_field() -> fields.List[Any]:
+    return fields.List(
+        fields.Nested(NotCheckedSchema),
+        required=True,
+        metadata={
+            "description": "The parts of the record it leaves out that the evaluation needed (rules.md §12, "
+            '"What a record leaves out"): missing data is never a fault. A part the record proves (the dog from '
+            "whole hands, the discard from a complete deal) is told and checked and not listed here; each part "
+            "listed says what was not checked without it, or how it was read."
         },
     )
 
@@ -367,6 +417,7 @@ class EvaluateResponse(AnswerSchema):
         metadata={"description": "The request's `claims` checked against this answer; null when none were sent."},
     )
     ruling = ruling_field()
+    unchecked = unchecked_field()
 
 
 class RootFaultSchema(ViolationSchema):
@@ -403,6 +454,24 @@ class DealDigestSchema(AnswerSchema):
         metadata={"description": "The request's `claims` checked; null when none were sent."},
     )
     ruling = ruling_field()
+    unchecked = unchecked_field()
+
+
+UNCHECKED_POINTER: dict[Unchecked, str] = {
+    Unchecked.DEALT_HANDS: "/hands",
+    Unchecked.DOG: "/dog",
+    Unchecked.DISCARD: "/discard",
+    Unchecked.AUCTION: "/bids",
+    Unchecked.CHELEM_ANNOUNCEMENT: "/chelem_announced",
+}
+"""Where, in the request, each part left out would have been."""
+
+
+def _unchecked(ev: Evaluation, language: str) -> list[dict[str, Any]]:
+    return [
+        {"code": u.code, "pointer": UNCHECKED_POINTER[u.code], "message": render(u.message, language)}
+        for u in ev.unchecked
+    ]
 
 
 def _violation(v: Violation, language: str) -> dict[str, Any]:
@@ -448,9 +517,9 @@ def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: st
         "violation_count": len(ev.violations),
         "scores": None if ev.score is None else list(ev.score.scores),
         "claims": None,
+        "ruling": None if ev.ruling is None else dump_ruling(ev.ruling, language),
+        "unchecked": _unchecked(ev, language),
     }
-    if ev.ruling is not None:
-        digest["ruling"] = dump_ruling(ev.ruling, language)
     return digest
 
 
@@ -496,7 +565,9 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
         "score": None if ev.score is None else dump_score(ev.score, language),
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
         "claims": None,
-    } | ({} if ev.ruling is None else {"ruling": dump_ruling(ev.ruling, language)})
+        "ruling": None if ev.ruling is None else dump_ruling(ev.ruling, language),
+        "unchecked": _unchecked(ev, language),
+    }
 
 
 def answer_record(req: dict[str, Any], language: str = DEFAULT_LANGUAGE, detail: str = FULL) -> Answered:

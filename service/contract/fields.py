@@ -33,7 +33,7 @@ from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
-from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, Verdict, ViolationCode
+from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, Unchecked, Verdict, ViolationCode
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode
@@ -290,7 +290,7 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 
 
 OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
-    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode}
+    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked}
 )
 """The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
 checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
@@ -394,7 +394,7 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     **ENUM_COMPONENTS,
     **{
         verdict.__name__: verdict_component(verdict)
-        for verdict in (LegalReason, ViolationCode, RedealReason, Decision, RulingReason, FieldErrorCode)
+        for verdict in (LegalReason, ViolationCode, RedealReason, Decision, RulingReason, FieldErrorCode, Unchecked)
     },
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""

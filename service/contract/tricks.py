@@ -91,9 +91,10 @@ class LegalCardsResponse(AnswerSchema):
 def answer_legal_cards(req: dict[str, Any], language: str) -> Answered:
     """The legal cards of a loaded request (rules.md §5, §6), its message in ``language``."""
     banned = opening_ban(req["called_card"], req["rules"], first_trick=req["first_trick"])
-    result = legal_cards(mask_of(req["hand"]), req["trick"], banned_lead=banned)
+    hand = mask_of(req["hand"])
+    result = legal_cards(hand, req["trick"], banned_lead=banned)
     # reason is a StrEnum, which orjson writes as its value.
-    message = render(legal_message(result.reason, req["trick"], banned), language)
+    message = render(legal_message(result.reason, req["trick"], banned, hand), language)
     answer = {"legal": codes_of(result.cards), "reason": result.reason, "message": message}
     return Answered(answer, Decided(legal_reason=result.reason))
 

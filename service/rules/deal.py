@@ -13,7 +13,7 @@ follow and later shows a card of that suit) is found exactly as with the hands g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ..messages import Message, msg
@@ -25,13 +25,14 @@ from .dealing import check_dealt_hands, petit_sec_seat
 from .discard import check_discard, play_hands
 from .excuse import ExcuseSettlement, excuse_so_far
 from .frozen import copied_by_constructor
+from .missing import fill_in
 from .play import Trick
 from .poignees import PoigneeResult, check_poignees
 from .record import DealContext, DealRecord
 from .replay import NextPlay, first_leader, replay
 from .scoring import Contract, Score, Side, Summary, score
 from .table import TABLES
-from .verdicts import Decision, RedealReason, Violation, ViolationCode
+from .verdicts import Decision, NotChecked, RedealReason, Unchecked, Violation, ViolationCode
 
 
 class Status(StrEnum):
@@ -73,6 +74,8 @@ class Evaluation:
     """The redeal said for people: the reason, and the seat with a petit sec."""
     ruling: Ruling | None = None
     """A complete deal with violations: the Code of Arbitration's ruling (§14)."""
+    unchecked: tuple[NotChecked, ...] = ()
+    """What the record leaves out that the evaluation needed, and what it did without it (§12)."""
 
     @property
     def dealt_again(self) -> bool:
@@ -83,6 +86,26 @@ class Evaluation:
 
 def evaluate_deal(record: DealRecord) -> Evaluation:
     """Evaluate a deal record against the rules (rules.md §2–§9)."""
+    evaluation = _evaluate(record)
+    if not evaluation.valid and any(
+        u.message.key == "unchecked.chelem_announcement.not_said" for u in evaluation.unchecked
+    ):
+        # Neither the hands nor the announcement given: read with the seat due leading, the
+        # record shows faults; if read with the taker leading (an announced chelem) it shows
+        # none, that is the reading that charges nobody (§12).
+        announced = _evaluate(replace(record, chelem_announced=True))
+        if announced.valid:
+            said = NotChecked(Unchecked.CHELEM_ANNOUNCEMENT, msg("unchecked.chelem_announcement.read_as_announced"))
+            return replace(
+                announced,
+                unchecked=tuple(
+                    u if u.code is not Unchecked.CHELEM_ANNOUNCEMENT else said for u in evaluation.unchecked
+                ),
+            )
+    return evaluation
+
+
+def _evaluate(record: DealRecord) -> Evaluation:
     n = record.players
     table = TABLES[n]
     deal = DealContext(record, table)
@@ -107,6 +130,8 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
             ),
         )
 
+    fill_in(deal, dealt, contract, taker)
+    record = deal.record  # with what it leaves out told, where it proves it
     hands = play_hands(deal, dealt, contract, taker)
     partner = partner_of(deal, dealt or hands, taker)
     attack = (taker,) if partner is None else tuple(sorted({taker, partner}))
@@ -141,7 +166,7 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
             oudlers=oudlers[0],
             petit_au_bout=petit_au_bout,
             poignees=tuple((p.side, p.size) for p in poignees),
-            chelem_announced=record.chelem_announced,
+            chelem_announced=bool(record.chelem_announced),
             chelem_made_by=chelem_made_by,
             petit_au_bout_to_taker=record.rules.petit_au_bout_to_taker,
         )
@@ -167,12 +192,13 @@ def evaluate_deal(record: DealRecord) -> Evaluation:
         points_half=points,
         oudlers=oudlers,
         petit_au_bout=petit_au_bout,
-        chelem_announced=record.chelem_announced,
+        chelem_announced=bool(record.chelem_announced),
         chelem_made_by=chelem_made_by,
         poignees=tuple(poignees),
         score=result,
         next=None if complete else next_play,
         ruling=ruling,
+        unchecked=tuple(deal.unchecked),
     )
 
 
@@ -184,7 +210,7 @@ def _redeal(deal: DealContext, reason: RedealReason, message: Message) -> Evalua
         status=Status.REDEAL,
         valid=not deal.violations,
         violations=tuple(deal.violations),
-        chelem_announced=r.chelem_announced,
+        chelem_announced=bool(r.chelem_announced),
         redeal_reason=reason,
         redeal_message=message,
     )

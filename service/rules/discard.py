@@ -6,37 +6,39 @@ from collections.abc import Sequence
 
 from ..messages import CardName, Term, msg
 from .cards import EXCUSE_BIT, FULL_DECK, KINGS, OUDLERS, TRUMPS, CardMask, count, iter_cards, mask_of
-from .play import Trick, trick_winner
+from .missing import cards_played, unheld
+from .play import Trick
 from .record import DealContext, DealRecord
-from .replay import first_leader
 from .scoring import Contract
 from .verdicts import ViolationCode
 
 
 def play_hands(deal: DealContext, dealt: list[CardMask] | None, contract: Contract, taker: int) -> list[CardMask]:
-    """Each seat's hand when play starts (the taker's after the dog and the discard).
+    """Each seat's hand when play starts (the taker's after the dog and the discard), as far as
+    the record shows it; ``deal.known`` says for which seats it is the whole hand.
 
-    With no hands in the record, a seat's hand is the cards it plays (all of them, in a
-    complete deal).
+    With no hands in the record, a seat's hand is the cards it plays (all of them, in a complete
+    deal). With hands, the taker's is known once the dog and the discard are (given, or told by
+    :func:`~.missing.fill_in`); without them, it is the cards of his hand and the dog he plays,
+    all that can be held against him.
     """
     r, n = deal.record, deal.record.players
+    complete = len(r.plays) >= n * deal.table.tricks
     if dealt is None:
-        hands = [0] * n
-        leader = first_leader(r, taker)
-        for i, card in enumerate(r.plays[: n * deal.table.tricks]):
-            trick, pos = divmod(i, n)
-            # Each trick is led by the previous one's winner; the chelem exception concerns
-            # only the last trick, which leads nothing, so plain trick_winner is enough here.
-            if pos == 0 and trick:
-                previous = r.plays[(trick - 1) * n : trick * n]
-                index = trick_winner(previous)
-                leader = (leader + (index or 0)) % n
-            hands[(leader + pos) % n] |= 1 << card
-        return hands
+        deal.known = [complete] * n
+        return cards_played(r, taker)
     hands = list(dealt)
+    deal.known = [True] * n
     if contract.dog_to_taker:
-        hands[taker] |= mask_of(r.dog or ())
-        hands[taker] &= ~mask_of(r.discard or ())
+        discard = mask_of(r.discard or ())
+        if r.dog is not None and r.discard is not None:
+            hands[taker] = (hands[taker] | mask_of(r.dog)) & ~discard
+        else:
+            dog = unheld(dealt) if r.dog is None else mask_of(r.dog)
+            surely = hands[taker] & ~discard if r.discard is not None else 0
+            maybe = (hands[taker] | dog) & ~discard
+            hands[taker] = surely | maybe & cards_played(r, taker)[taker]
+            deal.known[taker] = False
     return hands
 
 
@@ -67,11 +69,9 @@ def check_discard(
             )
         return 0
     if r.discard is None:
-        if dealt is None:
-            # Complete deal without hands: the discard is every card not played.
-            return FULL_DECK & ~mask_of(r.plays)
-        deal.report(ViolationCode.DISCARD_SIZE, msg("violation.discard_size.missing"), seat=taker)
-        return 0
+        # Neither given nor told by the record (missing.fill_in): not checked, never a fault. The
+        # cards a complete deal left unplayed count for the attack, as the discard would.
+        return FULL_DECK & ~mask_of(r.plays) if len(r.plays) >= r.players * table.tricks else 0
     if len(r.discard) != table.dog_size or count(discard) != len(r.discard):
         deal.report(
             ViolationCode.DISCARD_SIZE,
@@ -79,7 +79,8 @@ def check_discard(
             seat=taker,
         )
     # Hand and dog as the taker saw them; without dealt hands, what he played and discarded.
-    available = dealt[taker] | mask_of(r.dog or ()) if dealt is not None else hands[taker] | discard
+    dog = unheld(dealt) if dealt is not None and r.dog is None else mask_of(r.dog or ())
+    available = dealt[taker] | dog if dealt is not None else hands[taker] | discard
     for card in iter_cards(discard & ~available):
         deal.report(
             ViolationCode.DISCARD_NOT_HELD,

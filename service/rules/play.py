@@ -226,24 +226,36 @@ def card_violation(
     return clause(hand, suit, top, banned_lead, card).breaks[card]
 
 
-def legal_message(reason: LegalReason, trick: Sequence[Card], banned_lead: Card | None = None) -> Message:
-    """The rule that decided the legal cards, for people, with what the player must follow,
-    beat or avoid: the led suit, the highest trump in the trick, the called card."""
+def legal_message(reason: LegalReason, trick: Sequence[Card], banned_lead: Card | None, hand: CardMask) -> Message:
+    """The rule that decided the legal cards of ``hand``, for people, with what the player must
+    follow, beat or avoid: the led suit, the highest trump in the trick, the called card.
+
+    Every sentence is true of ``hand``: the Excuse is offered only to a hand holding it, and the
+    called card is named as a card to lead only to the hand holding it."""
     suit, top = led_suit(trick), highest_trump(trick)
+    excuse = bool(hand & EXCUSE_BIT)
     if reason is LegalReason.CALLED_SUIT_BAN and banned_lead is not None:
-        return msg("legal.called_suit_ban", called=CardName(banned_lead))
+        if hand & BIT[banned_lead]:
+            return msg("legal.called_suit_ban", called=CardName(banned_lead))
+        called_suit = SUIT_OF[banned_lead]
+        assert called_suit is not None  # a king, queen, knight or jack is called (§5)
+        return msg("legal.called_suit_ban.not_held", called=CardName(banned_lead), suit=_suit_term(called_suit))
     if reason is LegalReason.OVERTRUMP and top is not None:
-        return msg("legal.overtrump", top=CardName(top))
+        return msg("legal.overtrump.excuse" if excuse else "legal.overtrump", top=CardName(top))
     if reason is LegalReason.UNDERTRUMP and top is not None:
-        return msg("legal.undertrump", top=CardName(top))
+        return msg("legal.undertrump.excuse" if excuse else "legal.undertrump", top=CardName(top))
     if suit is None:
         return msg("legal.lead")
-    led = Term("suit", suit.name.lower())
+    led = _suit_term(suit)
     if reason is LegalReason.FOLLOW:
-        return msg("legal.follow", suit=led)
+        return msg("legal.follow.excuse" if excuse else "legal.follow", suit=led)
     if reason is LegalReason.TRUMP:
-        return msg("legal.trump", suit=led)
+        return msg("legal.trump.excuse" if excuse else "legal.trump", suit=led)
     return msg("legal.discard.trump_lead") if suit is Suit.TRUMPS else msg("legal.discard", suit=led)
+
+
+def _suit_term(suit: Suit) -> Term:
+    return Term("suit", suit.name.lower())
 
 
 def violation_message(
@@ -266,7 +278,7 @@ def violation_message(
         return msg("violation.renounce.trump_lead", **said)
     assert suit is not None  # a plain suit was led: renounce or must_trump
     key = "violation.must_trump" if code is ViolationCode.MUST_TRUMP else "violation.renounce"
-    return msg(key, suit=Term("suit", suit.name.lower()), **said)
+    return msg(key, suit=_suit_term(suit), **said)
 
 
 def best_card(cards: CardMask, suit: Suit | None) -> Card | None:

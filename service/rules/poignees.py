@@ -50,8 +50,6 @@ def check_poignees(
     """Each poignée (§9.5): a tier's exact count of trumps the seat holds, the Excuse only as a
     last resort, shown before its owner's first card (the opening trick is led by ``opening_leader``)."""
     r, table = deal.record, deal.table
-    # Without dealt hands, a seat's hand is the cards it plays: whole only once the deal is.
-    hands_known = r.hands is not None or len(r.plays) >= r.players * table.tricks
     out: list[PoigneeResult] = []
     seen_seats: set[int] = set()
     for p in r.poignees:
@@ -81,9 +79,9 @@ def check_poignees(
                 trick=0,
             )
             continue
-        if not hands_known:
-            # A deal in progress given without hands: a seat's hand is not known yet (only the
-            # cards it has played), so what it shows cannot be held against it.
+        if not deal.known[p.seat]:
+            # A hand not known whole (a deal in progress without hands, or the taker's without
+            # his discard): what it shows cannot be held against it.
             out.append(_result(p.seat, len(p.cards), attack, deal))
             continue
         hand = hands[p.seat]  # as play starts: the taker's after the discard

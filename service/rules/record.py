@@ -10,7 +10,7 @@ from .frozen import copied_by_constructor
 from .scoring import Contract
 from .table import Table
 from .variants import FFT, Rules
-from .verdicts import Violation, ViolationCode
+from .verdicts import NotChecked, Violation, ViolationCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,8 @@ class DealRecord:
     """One bid per seat in speaking order from the dealer's right; ``None`` is a pass."""
     called_card: Card | None = None
     discard: tuple[Card, ...] | None = None
-    chelem_announced: bool = False
+    chelem_announced: bool | None = False
+    """``None``: the record does not say (read from the first lead: rules.md §12)."""
     poignees: tuple[PoigneeShown, ...] = ()
     rules: Rules = FFT
 
@@ -52,6 +53,10 @@ class DealContext:
     record: DealRecord
     table: Table
     violations: list[Violation] = field(default_factory=list)
+    unchecked: list[NotChecked] = field(default_factory=list)
+    """What the record leaves out that the evaluation needed (rules.md §12)."""
+    known: list[bool] = field(default_factory=list)
+    """For each seat, whether its hand as play begins is known exactly (set with the hands)."""
 
     def report(
         self,

@@ -53,7 +53,7 @@ def opening_leader(dealer: int, taker: int, players: int, chelem_announced: bool
 
 def first_leader(r: DealRecord, taker: int) -> int:
     """Who leads the first trick of the deal ``r`` taken by ``taker``."""
-    return opening_leader(r.dealer, taker, r.players, r.chelem_announced, r.rules)
+    return opening_leader(r.dealer, taker, r.players, bool(r.chelem_announced), r.rules)
 
 
 def replay(deal: DealContext, hands: list[CardMask], taker: int, attack: Sequence[int]) -> Played:
@@ -211,7 +211,7 @@ class _Play:
         first = tricks[-1].leader if current else self.leader
         seat = (first + len(current)) % n
         legal_mask = None
-        if self.hands_known:
+        if self.deal.known[seat]:
             r = self.deal.record
             opening = len(tricks) <= 1 and (not tricks or len(tricks[0].cards) < n)
             ban = opening_ban(r.called_card, r.rules, first_trick=opening)

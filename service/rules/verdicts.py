@@ -69,7 +69,8 @@ class ViolationCode(Verdict):
     )
     DISCARD_SIZE = (
         "discard_size",
-        "The discard has the wrong number of cards, is missing, or is made in a garde sans or garde contre (§4).",
+        "The discard has the wrong number of cards, or is made in a garde sans or garde contre (§4); a discard "
+        "left out is no fault (§12).",
     )
     DISCARD_NOT_HELD = "discard_not_held", "A discarded card was neither in the taker's hand nor in the dog (§4)."
     DISCARD_KING_OR_BOUT = "discard_king_or_bout", "A king or an oudler was discarded (§4)."
@@ -183,6 +184,43 @@ class RulingReason(Verdict):
     )
 
 
+class Unchecked(Verdict):
+    """A part of the record that the evaluation needed and the record leaves out (rules.md §12,
+    "What a record leaves out"): a check it could not make, or the one reading it took that
+    charges nobody. Missing data is never a fault."""
+
+    DEALT_HANDS = (
+        "dealt_hands",
+        "No `hands`: the deal itself (hand sizes, cards dealt twice, a petit sec, the rank of a called card) is not "
+        "checked, and each seat's hand is the cards it plays; in a deal in progress a card is judged only against "
+        "the cards its seat plays later.",
+    )
+    DOG = (
+        "dog",
+        "No `dog`, and hands with a fault of the deal, so the dog cannot be told: its size is not checked, and the "
+        "discard is checked against the cards no hand holds.",
+    )
+    DISCARD = (
+        "discard",
+        "No `discard`, and none can be told (a deal in progress, or cards left unplayed that cannot be it): it is "
+        "not checked, and the taker's hand is the cards he plays.",
+    )
+    AUCTION = "auction", "No `bids`: the auction is not checked; the contract and the taker are as given."
+    CHELEM_ANNOUNCEMENT = (
+        "chelem_announcement",
+        "No `chelem_announced`, and the taker led the first trick, which only an announced chelem lets him do "
+        "out of turn: read as announced (§9.6).",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NotChecked:
+    """A part of the record left out, and what the evaluation did without it."""
+
+    code: Unchecked
+    message: Message
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One fault of a deal record, located at a trick and seat where that applies."""
@@ -199,4 +237,4 @@ class Violation:
     earlier root fault this one follows from (rules.md §12)."""
 
 
-copied_by_constructor(Violation)
+copied_by_constructor(Violation, NotChecked)
