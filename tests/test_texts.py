@@ -65,7 +65,7 @@ DYNAMIC = re.compile(
     r"error\.(uri_too_long|headers_too_large|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
 )
 KEY_LITERAL = re.compile(
-    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet)\.[a-z0-9_.]+)[\"']"
+    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|form)\.[a-z0-9_.]+)[\"']"
 )
 
 
