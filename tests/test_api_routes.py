@@ -25,7 +25,8 @@ def refusal(client: FlaskClient, method: str, path: str, language: str, status: 
     r = client.open(path, method=method, json={}, headers={"Accept-Language": language})
     assert r.status_code == status, (method, path, r.status_code)
     assert r.mimetype == "application/problem+json" and r.headers["Content-Language"] == language
-    [error] = r.get_json()["errors"]
+    errors: list[dict[str, Any]] = r.get_json()["errors"]
+    [error] = errors
     return error
 
 
