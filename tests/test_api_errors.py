@@ -50,7 +50,12 @@ def test_malformed_json_is_400(client: FlaskClient, data: bytes) -> None:
 def test_json_that_is_not_an_object_is_422(client: FlaskClient, data: bytes) -> None:
     r = client.post(PATH, data=data, content_type="application/json")
     assert r.status_code == 422
-    assert problem(r)["errors"] == [{"pointer": "", "code": "type", "message": "Not a valid object."}]
+    # What it should be instead: an object, its fields named, the required ones said.
+    said = (
+        "Wrong type: expected an object with the fields `players`, `hand`, `trick`, `first_trick`, `called_card`, "
+        "`rules` (`players`, `hand` required)."
+    )
+    assert problem(r)["errors"] == [{"pointer": "", "code": "type", "message": said}]
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None, "application/xml"])
@@ -161,7 +166,7 @@ def test_field_error_codes_follow_the_kind_of_error_not_its_wording(monkeypatch:
     assert errors == {
         "/players": ("enum", "Must be one of: 3, 4, 5."),
         "/hand": ("length", "Give from 1 to 24 items."),
-        "/first_trick": ("type", "Not a valid boolean: give true or false."),
+        "/first_trick": ("type", "Wrong type: expected true or false."),
         "/dealer": ("required", "Missing data for a required field."),
         "/colour": ("unknown_field", "Unknown field."),
     }

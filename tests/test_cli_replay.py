@@ -145,7 +145,7 @@ def test_malformed_lines_are_reported_and_the_others_evaluated(
     assert (counts["records"], counts["valid"], counts["malformed"]) == (6, 3, 3)
     assert f"{games}:2: malformed record: The line is not valid JSON." in out
     assert re.search(r"\n    the record \(malformed_json\): .* line 1, column 2", out)
-    assert "    the record (type): Not a valid object." in out
+    assert "    the record (type): Wrong type: expected an object with the fields `id`, `players`, `dealer`," in out
     assert f"{games}:5 ({good[2]['id']}): malformed record" in out
     assert "    /surplus (unknown_field): Unknown field." in out
     assert f"{games}:8: malformed record" in out

@@ -177,6 +177,52 @@ def test_logs_are_json_lines_with_request_ids_and_no_bodies(server: Gunicorn) ->
     assert '"21T"' not in json.dumps(access) and "hands" not in json.dumps(access)
 
 
+def raw_answer(port: int, raw: bytes) -> tuple[str, dict[str, str], bytes]:
+    """One request sent as bytes: the status line, headers and body of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(raw)
+        s.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    return status, dict(line.split(": ", 1) for line in lines), body
+
+
+HEADERS_TOO_LARGE = [
+    # what is sent, the limit passed (gunicorn's defaults: 100 fields of 8190 bytes), the message
+    ("a_field_over_its_size", b"X-A: " + b"a" * 9000 + b"\r\n", 8190, "A header field is over 8,190 bytes."),
+    ("too_many_fields", b"X-N: a\r\n" * 150, 100, "More than 100 header fields."),
+]
+
+
+@pytest.mark.parametrize(("name", "headers", "limit", "said"), HEADERS_TOO_LARGE, ids=[h[0] for h in HEADERS_TOO_LARGE])
+def test_431_is_the_services_problem(server: Gunicorn, name: str, headers: bytes, limit: int, said: str) -> None:
+    # Refused by the server before the application runs, in the shape of every other problem:
+    # its own type and code, the limit passed, the service's limits said in its own words.
+    status, head, body = raw_answer(server.port, b"GET /livez HTTP/1.1\r\nHost: t\r\n" + headers + b"\r\n")
+    assert status == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert head["Content-Type"] == "application/problem+json" and head["Content-Language"] == "en"
+    problem = json.loads(body)
+    assert problem == {
+        "type": "/problems/headers-too-large",
+        "title": "Request Header Fields Too Large",
+        "status": 431,
+        "detail": "The request's headers are over the service's limits: at most 100 header fields, each of at most "
+        "8,190 bytes.",
+        "errors": [{"pointer": "", "code": "headers_too_large", "message": said, "limit": limit}],
+    }
+
+
+def test_414_states_the_limit_of_the_request_line(server: Gunicorn) -> None:
+    status, _, body = raw_answer(server.port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n")
+    problem = json.loads(body)
+    assert status.startswith("HTTP/1.1 414") and problem["type"] == "/problems/uri-too-long"
+    [error] = problem["errors"]
+    assert error["limit"] == 4094 and error["message"] == problem["detail"] and "4,094 bytes" in error["message"]
+
+
 def test_docs_page_is_served_from_the_package(server: Gunicorn) -> None:
     assert call(server.base, "GET", "/docs").status == 200  # urllib follows the redirect to /docs/
     page = call(server.base, "GET", "/docs/").body.decode()

@@ -62,10 +62,10 @@ EN, FR = entries(read("en")), entries(read("fr"))
 # Keys made from a code or a value at run time, not written whole in the code.
 DYNAMIC = re.compile(
     r"(term|rank|card|problem\.title|ruling)\.|error\.(required|null|invalid|malformed_http)$|sheet\.(plus|minus|net)$|"
-    r"error\.(uri_too_long|headers_too_large|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
+    r"error\.(uri_too_long|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
 )
 KEY_LITERAL = re.compile(
-    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked)\.[a-z0-9_.]+)[\"']"
+    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked|form)\.[a-z0-9_.]+)[\"']"
 )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from service.contract import routes
 from service.contract.jsonio import dumps
 from service.contract.problems import PROBLEM_MIMETYPE, FieldError, ProblemError, problem_document, too_large, whole
 from service.messages import Message, msg
@@ -39,7 +40,6 @@ def problem_response(
 # HTTP errors raised by Flask or Werkzeug themselves, with the problem type we give them.
 _HTTP_KINDS = {
     400: "bad-request",
-    404: "not-found",
     405: "method-not-allowed",
     413: "body-too-large",
     415: "unsupported-media-type",
@@ -57,19 +57,18 @@ def _handle_http(error: HTTPException) -> Response:
     if status == 413:
         # The limit the application (or the operation, for this request) set.
         return _handle_problem(too_large(request.max_content_length))
-    headers: dict[str, str] = {}
+    if status == 404:
+        return _handle_problem(routes.not_found(request.path))
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
-        headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        return _handle_problem(routes.method_not_allowed(request.method, request.path, error.valid_methods))
     kind = _HTTP_KINDS.get(status)
     code = (kind or "client-error").replace("-", "_")
     detail = {
-        404: msg("error.not_found"),
-        405: msg("error.method_not_allowed", method=request.method[:16]),
         415: msg("error.unsupported_media_type.other"),
         400: msg("error.bad_request"),
     }.get(status, msg("error.client_error", status=status))
     # The pointer "" designates the request as a whole.
-    return problem_response(status, kind, detail, [whole(code, detail)], headers)
+    return problem_response(status, kind, detail, [whole(code, detail)])
 
 
 def _handle_unexpected(error: BaseException) -> Response:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from enum import StrEnum
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields
 from marshmallow.validate import Validator
 
 from service.messages import Message, msg
@@ -16,23 +17,28 @@ from service.rules.table import MAX_PLAYERS, PLAYER_COUNTS
 from service.rules.variants import FFT, Rules
 
 from .fields import (
+    SEAT_FORM,
     CalledCardField,
     CardList,
     EnumField,
+    EnumRefusal,
     StrictBoolean,
     StrictInteger,
     StrictNested,
+    object_form,
 )
 from .hints import field_hint
-from .problems import Coded
+from .problems import Coded, Hint
 
 
 class StrictSchema(Schema):
     """Unknown fields are refused: a misspelt flag must not pass silently.
 
     Rules across fields go in :meth:`check` and the making of the loaded value in
-    :meth:`build`, not in marshmallow hooks of their own, so that the load plans
-    (:mod:`service.contract.plans`) run them exactly as a load does.
+    :meth:`build`, not in marshmallow hooks: :meth:`load` runs them itself, and the load plans
+    (:mod:`service.contract.plans`) run them exactly as a load does. A request whose fields do
+    not all load still has its rules across fields checked on the fields that did (each rule
+    whose inputs all loaded, see :class:`Loaded`), so that one answer names every fault.
     """
 
     class Meta:
@@ -43,30 +49,92 @@ class StrictSchema(Schema):
         "type": Coded("type", msg("error.type.object")),
     }
 
-    def load(self, data: Any, **kwargs: Any) -> Any:
-        """marshmallow's load; a refusal says, where it helps, what was meant (:func:`explain`)."""
+    def load(self, data: Any, *, many: bool | None = None, **kwargs: Any) -> Any:
+        """marshmallow's load of the fields, then :meth:`check` and :meth:`build`; a refusal
+        says, where it helps, what was meant (:func:`explain`)."""
+        if many if many is not None else self.many:
+            return _load_many(self, data, **kwargs)
+        if not isinstance(data, Mapping):
+            # What it should be instead: the object's fields (and its own hint, where it has one).
+            hint = getattr(self.error_messages.get("type"), "hint", None)
+            said = msg("error.type.expected", expected=object_form(self))
+            raise ValidationError({"_schema": [Coded("type", said, hint)]})
         try:
-            return super().load(data, **kwargs)
+            loaded = super().load(data, many=False, **kwargs)
         except ValidationError as exc:
-            if isinstance(data, Mapping) and isinstance(exc.messages, dict):
+            if isinstance(exc.messages, dict):
+                if isinstance(exc.valid_data, dict) and "_schema" not in exc.messages:
+                    self._check_loaded(exc.valid_data, exc.messages)
                 explain(self, data, exc.messages)
             raise
+        try:
+            self.check(loaded)
+        except ValidationError as exc:
+            if isinstance(exc.messages, dict):
+                explain(self, data, exc.messages)
+            raise
+        return self.build(loaded)
+
+    def _check_loaded(self, valid: dict[str, Any], messages: dict[str | int, Any]) -> None:
+        """Add to ``messages`` the faults :meth:`check` finds among the fields that loaded."""
+        failed = {
+            field.attribute or name for name, field in self.load_fields.items() if (field.data_key or name) in messages
+        }
+        loaded = Loaded({key: value for key, value in valid.items() if key not in failed}, failed)
+        try:
+            self.check(loaded)
+        except ValidationError as exc:
+            if isinstance(exc.messages, dict):
+                _merge(messages, exc.messages)
 
     def check(self, data: dict[str, Any]) -> None:
-        """Rules across fields, once each field is valid: raise a ValidationError (see
-        :class:`Errors`) locating every fault."""
+        """Rules across fields: raise a ValidationError (see :class:`Errors`) locating every
+        fault. Each rule reads its fields inside ``with IF_LOADED:``, so that it is skipped when
+        one of them failed to load (``data`` is then a :class:`Loaded`) and the others run."""
 
     def build(self, data: dict[str, Any]) -> Any:
         """The loaded value made of the valid ``data``: ``data`` itself unless a schema says."""
         return data
 
-    @validates_schema
-    def _check(self, data: dict[str, Any], **kwargs: Any) -> None:
-        self.check(data)
 
-    @post_load
-    def _build(self, data: dict[str, Any], **kwargs: Any) -> Any:
-        return self.build(data)
+def _load_many(schema: StrictSchema, data: Any, **kwargs: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise ValidationError({"_schema": [Coded("type", msg("error.type.array"))]})
+    out, errors = [], {}
+    for index, item in enumerate(data):
+        try:
+            out.append(schema.load(item, many=False, **kwargs))
+        except ValidationError as exc:
+            errors[index] = exc.messages
+    if errors:
+        raise ValidationError(errors)
+    return out
+
+
+class UnloadedError(Exception):
+    """A rule across fields read a field that failed to load."""
+
+
+class Loaded(dict[str, Any]):
+    """The fields of an object that loaded, when others did not: reading one that did not
+    (by ``[]`` or ``get``) raises :class:`UnloadedError`, which skips the rule that needed it."""
+
+    def __init__(self, valid: dict[str, Any], failed: set[str]) -> None:
+        super().__init__(valid)
+        self.failed = failed
+
+    def __missing__(self, key: str) -> Any:
+        raise UnloadedError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self.failed:
+            raise UnloadedError(key)
+        return super().get(key, default)
+
+
+IF_LOADED = suppress(UnloadedError)
+"""``with IF_LOADED:`` around one rule across fields: skipped when a field it reads failed to
+load (a fault of its own already), the next rules checked all the same."""
 
 
 def players_field() -> EnumField:
@@ -88,6 +156,8 @@ class SeatRange(Validator):
     the seats within the largest table that are beyond the request's own."""
 
     error = None
+    form = SEAT_FORM
+    """What a seat is, said to a value of another type."""
 
     def __call__(self, value: int) -> int:
         if not 0 <= value < MAX_PLAYERS:
@@ -173,13 +243,13 @@ class Errors:
     def __init__(self) -> None:
         self.messages: dict[str | int, Any] = {}
 
-    def add(self, path: Sequence[str | int], code: str, message: Message) -> None:
+    def add(self, path: Sequence[str | int], code: str, message: Message, hint: Hint | None = None) -> None:
         # Nested dicts all the way down; a fault about the node itself goes under
         # "_schema", as marshmallow does, so a list can carry both kinds.
         node = self.messages
         for key in path:
             node = node.setdefault(key, {})
-        node.setdefault("_schema", []).append(Coded(code, message))
+        node.setdefault("_schema", []).append(Coded(code, message, hint))
 
     def nest(self, path: Sequence[str | int], messages: Any) -> None:
         """Add marshmallow's own messages for a part of the request loaded on its own, found at ``path``."""
@@ -221,16 +291,32 @@ def seat_error(errors: Errors, path: Sequence[str | int], seat: int | None, play
 
 def explain(schema: Schema, data: Mapping[str, Any], messages: dict[str | int, Any]) -> None:
     """Make the refusals of ``data`` by ``schema`` say more, in place: an unknown field the
-    nearest field it was probably meant to be; a seat beyond the largest table, wherever it is
-    inside ``data``, the range of ``data``'s own table when ``data`` says its player count."""
+    nearest field it was probably meant to be; an enum's refusal the values this request takes
+    (its rules, its table: :meth:`EnumRefusal.within`); a seat beyond the largest table, or a
+    seat of the wrong type, wherever it is inside ``data``, the range of ``data``'s own table
+    when ``data`` says its player count."""
     declared = [field.data_key or name for name, field in schema.load_fields.items()]
     not_given = [name for name in declared if name not in data]
     for key, found in messages.items():
         if isinstance(key, str) and key not in declared and isinstance(found, list):
             messages[key] = [_with_field_hint(m, key, not_given) for m in found]
+        elif key in declared:
+            _within(found, data)
     players = data.get("players")
     if type(players) is int and players in PLAYER_COUNTS and "players" in declared:
-        _say_table(messages, seat_message(players))
+        _say_table(messages, seat_message(players), msg("form.seat", last=players - 1))
+
+
+def _within(messages: Any, data: Mapping[str, Any]) -> None:
+    """The enum refusals of one field of ``data`` (a list's items too), said for ``data``."""
+    if isinstance(messages, list):
+        for i, message in enumerate(messages):
+            if isinstance(message, EnumRefusal):
+                messages[i] = message.within(data)
+    elif isinstance(messages, dict):
+        for key, value in messages.items():
+            if isinstance(key, int):
+                _within(value, data)
 
 
 def _with_field_hint(message: Any, key: str, names: list[str]) -> Any:
@@ -239,17 +325,31 @@ def _with_field_hint(message: Any, key: str, names: list[str]) -> Any:
     return message
 
 
-def _say_table(messages: Any, table: Message) -> None:
-    """Every seat refused with the largest table's range in ``messages``, said with ``table``'s."""
+def _say_table(messages: Any, table: Message, seat: Message) -> None:
+    """Every seat refused with the largest table's range in ``messages``, said with ``table``'s;
+    every seat of the wrong type told the table's seats (``seat``)."""
     if isinstance(messages, dict):
         for value in messages.values():
-            _say_table(value, table)
+            _say_table(value, table, seat)
     elif isinstance(messages, list):
         for i, message in enumerate(messages):
             if isinstance(message, Coded) and message.message == LARGEST_TABLE_SEATS:
                 messages[i] = Coded(message.code, table)
+            elif isinstance(message, Coded) and _holds(message.message, SEAT_FORM):
+                messages[i] = Coded(message.code, _replaced(message.message, SEAT_FORM, seat), message.hint)
             else:
-                _say_table(message, table)
+                _say_table(message, table, seat)
+
+
+def _holds(message: Message, part: Message) -> bool:
+    return message == part or any(isinstance(arg, Message) and _holds(arg, part) for _, arg in message.args)
+
+
+def _replaced(message: Message, part: Message, by: Message) -> Message:
+    if message == part:
+        return by
+    args = tuple((name, _replaced(arg, part, by) if isinstance(arg, Message) else arg) for name, arg in message.args)
+    return Message(message.key, args, message.count)
 
 
 def fail(code: str, message: Message) -> bool:

@@ -8,13 +8,23 @@ from marshmallow import ValidationError, fields
 
 from service.messages import msg
 from service.rules.cards import CARD_CODES, DECK_SIZE, FULL_DECK, iter_cards, mask_of
-from service.rules.dealing import FFT_PACKETS, DogFault, deal_deck, dog_faults, packet_fits
+from service.rules.dealing import FFT_PACKETS, PACKETS, DogFault, deal_deck, dog_faults, packet_fits
 from service.rules.shuffle import SEED_MAX_LENGTH, shuffled_deck, utf8_writable
-from service.rules.table import TABLES
+from service.rules.table import PLAYER_COUNTS, TABLES
 from service.rules.verdicts import RedealReason
 from service.texts import render
 
-from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, rules_field, seat_error, seat_field
+from .common import (
+    IF_LOADED,
+    AnswerSchema,
+    Errors,
+    StrictSchema,
+    card_list,
+    players_field,
+    rules_field,
+    seat_error,
+    seat_field,
+)
 from .declaration import Answered, Operation
 from .fields import (
     BoundedList,
@@ -35,6 +45,14 @@ def _seed_text(seed: str) -> bool:
     if not utf8_writable(seed):
         raise ValidationError(Coded("invalid", msg("error.seed_unicode")))
     return True
+
+
+def packets_accepted(players: Any) -> tuple[int, ...]:
+    """The packets a request's table deals its hands whole with (§2.1); every one while its
+    player count is not known."""
+    if type(players) is not int or players not in PLAYER_COUNTS:
+        return PACKETS
+    return tuple(packet for packet in PACKETS if packet_fits(TABLES[players], packet))
 
 
 class DealRequest(StrictSchema):
@@ -58,6 +76,7 @@ class DealRequest(StrictSchema):
     )
     packet = EnumField(
         "Packet",
+        lambda data: packets_accepted(data.get("players")),
         allow_none=True,
         load_default=None,
         metadata={
@@ -81,30 +100,36 @@ class DealRequest(StrictSchema):
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:
-        players, deck, packet = data["players"], data["deck"], data["packet"]
-        table = TABLES[players]
         errors = Errors()
-        seat_error(errors, ("dealer",), data["dealer"], players)
-        if deck is None and data["seed"] is None:
-            for name in ("deck", "seed"):
-                errors.add((name,), "required", msg("error.required.deck_or_seed"))
-        elif deck is not None and data["seed"] is not None:
-            errors.add(("seed",), "deck_and_seed", msg("error.deck_and_seed"))
-        if deck is not None:
-            missing = FULL_DECK & ~errors.duplicates("deck", deck)
-            if missing:
-                cards = ", ".join(CARD_CODES[card] for card in iter_cards(missing))
-                errors.add(("deck",), "missing_card", msg("error.missing_card", missing.bit_count(), cards=cards))
-        if packet is not None and not packet_fits(table, packet):
-            errors.add(
-                ("packet",),
-                "packet_size",
-                msg("error.packet_size", packet=packet, hand=table.hand_size, players=players),
-            )
-            packet = None  # the positions are not checked against a packet the table refuses
-        positions = data["dog_positions"]
-        if positions is not None:
-            self._check_positions(errors, positions, table.dog_size, players, packet or FFT_PACKETS[players])
+        with IF_LOADED:
+            seat_error(errors, ("dealer",), data["dealer"], data["players"])
+        with IF_LOADED:
+            deck, seed = data["deck"], data["seed"]
+            if deck is None and seed is None:
+                for name in ("deck", "seed"):
+                    errors.add((name,), "required", msg("error.required.deck_or_seed"))
+            elif deck is not None and seed is not None:
+                errors.add(("seed",), "deck_and_seed", msg("error.deck_and_seed"))
+        with IF_LOADED:
+            deck = data["deck"]
+            if deck is not None:
+                missing = FULL_DECK & ~errors.duplicates("deck", deck)
+                if missing:
+                    cards = ", ".join(CARD_CODES[card] for card in iter_cards(missing))
+                    errors.add(("deck",), "missing_card", msg("error.missing_card", missing.bit_count(), cards=cards))
+        with IF_LOADED:
+            players, packet = data["players"], data["packet"]
+            table = TABLES[players]
+            if packet is not None and not packet_fits(table, packet):
+                errors.add(
+                    ("packet",),
+                    "packet_size",
+                    msg("error.packet_size", packet=packet, hand=table.hand_size, players=players),
+                )
+                packet = None  # the positions are not checked against a packet the table refuses
+            positions = data["dog_positions"]
+            if positions is not None:
+                self._check_positions(errors, positions, table.dog_size, players, packet or FFT_PACKETS[players])
         errors.raise_any()
 
     @staticmethod

@@ -20,6 +20,7 @@ from service.texts import DEFAULT_LANGUAGE, render
 
 from .claims import ClaimsResultSchema, ClaimsSchema, as_played_of, check_claims, true_claims_of
 from .common import (
+    IF_LOADED,
     AnswerSchema,
     Errors,
     StrictSchema,
@@ -43,9 +44,11 @@ from .fields import (
     StrictInteger,
     StrictNested,
     StrictString,
+    bids_accepted,
     code,
     codes,
     codes_of,
+    contracts_accepted,
 )
 from .scoring import ScoreResponse, check_contract, dump_score
 
@@ -110,13 +113,14 @@ class EvaluateRequest(StrictSchema):
     )
     contract = EnumField(
         "Contract",
+        contracts_accepted,
         allow_none=True,
         load_default=None,
         metadata={"description": "The contract (with `taker`), or give `bids`."},
     )
     taker = seat_field("The taker's seat (with `contract`).", allow_none=True, load_default=None)
     bids = BoundedList(
-        EnumField("Bid"),
+        EnumField("Bid", bids_accepted),
         allow_none=True,
         load_default=None,
         # Room past one bid per seat, so that a wrong count is a verdict (bid_order), not a 422.
@@ -152,45 +156,59 @@ class EvaluateRequest(StrictSchema):
     )
 
     def check(self, data: dict[str, Any]) -> None:
-        n = data["players"]
         errors = Errors()
-        seat_error(errors, ("dealer",), data["dealer"], n)
-        seat_error(errors, ("taker",), data["taker"], n)
-        if data["hands"] is not None and len(data["hands"]) != n:
-            errors.add(("hands",), "hands_count", msg("error.hands_count", n))
-        if data["bids"] is None:
-            for name in ("contract", "taker"):
-                if data[name] is None:
-                    errors.add((name,), "required", msg("error.required.contract_or_bids"))
-        elif (data["contract"] is None) != (data["taker"] is None):
-            missing = "taker" if data["taker"] is None else "contract"
-            errors.add((missing,), "required", msg("error.required.contract_and_taker"))
-        if data["contract"] is not None:
-            check_contract(data["contract"], data["rules"], errors, ("contract",))
-        for i, bid in enumerate(data["bids"] or ()):
-            if bid != PASS:
-                check_contract(bid, data["rules"], errors, ("bids", i))
-        if data["called_card"] is not None and n != 5:
+        with IF_LOADED:
+            seat_error(errors, ("dealer",), data["dealer"], data["players"])
+        with IF_LOADED:
+            seat_error(errors, ("taker",), data["taker"], data["players"])
+        with IF_LOADED:
+            if data["hands"] is not None and len(data["hands"]) != data["players"]:
+                errors.add(("hands",), "hands_count", msg("error.hands_count", data["players"]))
+        with IF_LOADED:
+            if data["bids"] is None:
+                for name in ("contract", "taker"):
+                    if data[name] is None:
+                        errors.add((name,), "required", msg("error.required.contract_or_bids"))
+            elif (data["contract"] is None) != (data["taker"] is None):
+                missing = "taker" if data["taker"] is None else "contract"
+                errors.add((missing,), "required", msg("error.required.contract_and_taker"))
+        with IF_LOADED:
+            if data["contract"] is not None:
+                check_contract(data["contract"], data["rules"], errors, ("contract",))
+        with IF_LOADED:
+            for i, bid in enumerate(data["bids"] or ()):
+                if bid != PASS:
+                    check_contract(bid, data["rules"], errors, ("bids", i))
+        with IF_LOADED:
+            self._check_call(data, errors)
+        with IF_LOADED:
+            claims, n = data["claims"], data["players"]
+            if claims is not None:
+                # A claimed seat is a seat too: beyond the table, the claim is refused, as a taker would be.
+                seat_error(errors, ("claims", "partner"), claims.get("partner"), n)
+                for i, seat in enumerate(claims.get("trick_winners") or ()):
+                    seat_error(errors, ("claims", "trick_winners", i), seat, n)
+                if claims.get("first_violation") is not None:
+                    seat_error(errors, ("claims", "first_violation", "seat"), claims["first_violation"]["seat"], n)
+        with IF_LOADED:
+            n = data["players"]
+            cards_played = TABLES[n].players * TABLES[n].tricks
+            for i, p in enumerate(data["poignees"]):
+                seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
+                if p["shown_at"] is not None and p["shown_at"] > cards_played:
+                    # Beyond the deal's last card: no moment of this deal.
+                    errors.add(("poignees", i, "shown_at"), "range", msg("error.range.max", max=cards_played))
+        errors.raise_any()
+
+    @staticmethod
+    def _check_call(data: dict[str, Any], errors: Errors) -> None:
+        n, called = data["players"], data["called_card"]
+        if called is not None and n != 5:
             errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
         all_passed = data["bids"] is not None and all(bid == PASS for bid in data["bids"])
-        if data["called_card"] is None and n == 5 and not all_passed:
+        if called is None and n == 5 and not all_passed:
             # Only a taker calls (§5): when every seat passed, the deal is dealt again.
             errors.add(("called_card",), "required", msg("error.required.called_card"))
-        cards_played = TABLES[n].players * TABLES[n].tricks
-        claims = data["claims"]
-        if claims is not None:
-            # A claimed seat is a seat too: beyond the table, the claim is refused, as a taker would be.
-            seat_error(errors, ("claims", "partner"), claims.get("partner"), n)
-            for i, seat in enumerate(claims.get("trick_winners") or ()):
-                seat_error(errors, ("claims", "trick_winners", i), seat, n)
-            if claims.get("first_violation") is not None:
-                seat_error(errors, ("claims", "first_violation", "seat"), claims["first_violation"]["seat"], n)
-        for i, p in enumerate(data["poignees"]):
-            seat_error(errors, ("poignees", i, "seat"), p["seat"], n)
-            if p["shown_at"] is not None and p["shown_at"] > cards_played:
-                # Beyond the deal's last card: no moment of this deal.
-                errors.add(("poignees", i, "shown_at"), "range", msg("error.range.max", max=cards_played))
-        errors.raise_any()
 
 
 def _contract(name: str | None, rules: Rules) -> Contract | None:

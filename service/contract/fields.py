@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from marshmallow import ValidationError, fields, missing, validate
@@ -82,26 +82,18 @@ class CodedErrors:
         return super().deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
 
     def make_error(self, key: str, **kwargs: Any) -> ValidationError:
-        # marshmallow's own English messages are replaced by catalog messages of the same kind.
+        # marshmallow's own English messages are replaced by catalog messages of the same kind;
+        # a value of the wrong type, or a null, is told what the field takes.
         code = ERROR_CODES.get(key, "invalid")
         if code == "type":
-            message = msg(_TYPE_KEYS.get(getattr(self, "json_type", ""), "error.type.value"))
+            message = msg("error.type.expected", expected=accepted(self))  # type: ignore[arg-type]
+        elif code == "null":
+            message = msg("error.null.expected", expected=accepted(self))  # type: ignore[arg-type]
         elif code == "range":
             message = msg("error.range.too_large")
         else:
             message = Message(f"error.{code}")
         return ValidationError(Coded(code, message))
-
-
-# The wrong-type message of each kind of field, by the JSON type it wants.
-_TYPE_KEYS = {
-    "integer": "error.type.integer",
-    "boolean": "error.type.boolean",
-    "string": "error.type.string",
-    "number": "error.type.number",
-    "array": "error.type.array",
-    "object": "error.type.object",
-}
 
 
 class Length(validate.Length):
@@ -144,10 +136,16 @@ class OneOf(validate.OneOf):
         return enum_error(value, self.choices)
 
 
-def enum_error(value: Any, choices: Iterable[Any]) -> Coded:
-    """A value outside its enum: the values it may take, and the one it was probably meant to be."""
+def enum_error(value: Any, choices: Iterable[Any], nullable: bool = False) -> Coded:
+    """A value outside its enum: the values it may take (null too, when the field takes it), and
+    the one it was probably meant to be."""
     choices = tuple(choices)
-    return Coded("enum", msg("error.enum", choices=", ".join(map(str, choices))), enum_hint(value, choices))
+    return Coded("enum", msg("error.enum", choices=said_choices(choices, nullable)), enum_hint(value, choices))
+
+
+def said_choices(choices: Iterable[Any], nullable: bool = False) -> str:
+    """An enum's values as a refusal lists them: ``attack, defence, null``."""
+    return ", ".join([*map(str, choices), *(["null"] if nullable else [])])
 
 
 class CardField(CodedErrors, fields.Field[Card]):
@@ -160,7 +158,7 @@ class CardField(CodedErrors, fields.Field[Card]):
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Card:
         if not isinstance(value, str):
-            raise ValidationError(Coded("type", msg("error.type.card")))
+            raise ValidationError(Coded("type", msg("error.type.expected", expected=accepted(self))))
         try:
             return parse_card(value)
         except KeyError:
@@ -190,8 +188,6 @@ class BoundedList(CodedErrors, fields.List[Any]):
     bad items then costs a worker some 100 ms and answers 12 000 errors. Over its limit,
     the list gets one error, at the list, and its items are not looked at.
     """
-
-    json_type = "array"
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> list[Any]:
         self.check_length(value)
@@ -320,7 +316,21 @@ def _named(values: Iterable[Any], description: str, kind: str = "string") -> dic
     return {"type": kind, "enum": list(values), "description": description}
 
 
-CONTRACT_NAMES = [*(c.value for c in Contract), POUSSE]
+FFT_CONTRACTS = tuple(c.value for c in Contract)
+CONTRACT_NAMES = [*FFT_CONTRACTS, POUSSE]
+
+
+def contracts_accepted(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The contracts a request takes: ``pousse`` too when its rules, as sent, say ``pousse_alias`` (§11)."""
+    rules = data.get("rules")
+    alias = rules.get("pousse_alias") if isinstance(rules, Mapping) else None
+    return (*FFT_CONTRACTS, POUSSE) if alias is True else FFT_CONTRACTS
+
+
+def bids_accepted(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The bids a request takes: ``pass`` and its contracts."""
+    return ("pass", *contracts_accepted(data))
+
 
 DETAILS = FULL, SUMMARY = ("full", "summary")
 """The values of the ``detail`` query parameter of the deal evaluations, the default first."""
@@ -366,27 +376,65 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
 """The wire's enums, each a named schema that every field carrying it references."""
 
 
+Accepted = Callable[[Mapping[str, Any]], tuple[Any, ...]]
+"""The values of an enum that a request takes, from the object that holds the field (its rules,
+its table), as it was sent."""
+
+
 class EnumField(CodedErrors, fields.Field[Any]):
     """A value of one of the named enums of :data:`COMPONENTS` (the wire's enums and the core's
-    verdict codes), referenced by name."""
+    verdict codes), referenced by name.
 
-    def __init__(self, component: str, **kwargs: Any) -> None:
+    ``accepted``, for an enum some of whose values a request may refuse (``pousse`` without its
+    variant, a packet another table deals), says which values a request takes: a refusal lists
+    those only (the FFT's, until :meth:`EnumRefusal.within` says them for the request).
+    """
+
+    def __init__(self, component: str, accepted: Accepted | None = None, **kwargs: Any) -> None:
         schema = COMPONENTS[component]
         self.component = component
         self._choices = tuple(schema["enum"])
         self._kind = int if schema["type"] == "integer" else str
+        self.accepted = accepted
         super().__init__(**kwargs)
 
+    def accepted_in(self, data: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The values a request whose object holding this field is ``data`` takes."""
+        return self._choices if self.accepted is None else self.accepted(data)
+
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
-        if type(value) is not self._kind:  # exactly: neither true for 1 nor 4.0 for 4
-            key = "error.type.integer" if self._kind is int else "error.type.string"
-            raise ValidationError(Coded("type", Message(key)))
-        if value not in self._choices:
-            raise ValidationError(enum_error(value, self._choices))
+        if type(value) is not self._kind or value not in self._choices:  # exactly: neither true for 1 nor 4.0 for 4
+            raise ValidationError(EnumRefusal.of(self, value, {}))
         return value
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
+
+
+class EnumRefusal(Coded):
+    """An enum field's refusal (``type`` or ``enum``), said with the values the request takes."""
+
+    field: EnumField
+    value: Any
+
+    @classmethod
+    def of(cls, field: EnumField, value: Any, data: Mapping[str, Any]) -> EnumRefusal:
+        choices = field.accepted_in(data)
+        nullable = field.allow_none
+        if type(value) is not field._kind:
+            form = msg("form.enum", choices=said_choices(choices, nullable))
+            said = cls("type", msg("error.type.expected", expected=form), enum_hint(value, choices))
+        else:
+            error = enum_error(value, choices, nullable)
+            said = cls(error.code, error.message, error.hint)
+        said.field, said.value = field, value
+        return said
+
+    def within(self, data: Mapping[str, Any]) -> EnumRefusal:
+        """The same refusal, said for the request whose object holding the field is ``data``."""
+        if self.field.accepted is None:
+            return self
+        return EnumRefusal.of(self.field, self.value, data)
 
 
 COMPONENTS: dict[str, dict[str, Any]] = {
@@ -412,8 +460,6 @@ def component_reference(self: Any, field: fields.Field[Any], **kwargs: Any) -> d
 class StrictInteger(CodedErrors, fields.Integer):
     """A JSON integer: no strings, floats or booleans."""
 
-    json_type = "integer"
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
@@ -426,8 +472,6 @@ class StrictInteger(CodedErrors, fields.Integer):
 class StrictBoolean(CodedErrors, fields.Boolean):
     """A JSON boolean: ``true`` or ``false`` only."""
 
-    json_type = "boolean"
-
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
             raise self.make_error("invalid")
@@ -437,8 +481,6 @@ class StrictBoolean(CodedErrors, fields.Boolean):
 class StrictString(CodedErrors, fields.String):
     """A JSON string, never coerced from another type."""
 
-    json_type = "string"
-
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> Any:
         if not isinstance(value, str):
             raise self.make_error("invalid")
@@ -447,8 +489,6 @@ class StrictString(CodedErrors, fields.String):
 
 class HalfPoints(CodedErrors, fields.Number[float]):
     """Card points on the wire (0–91, in steps of 0.5), loaded as int half points."""
-
-    json_type = "number"
 
     num_type = float
 
@@ -467,9 +507,12 @@ class HalfPoints(CodedErrors, fields.Number[float]):
 
 
 class StrictNested(CodedErrors, fields.Nested):
-    """A nested object, its errors coded."""
+    """A nested object, its errors coded: a value that is no object is told the object's fields."""
 
-    json_type = "object"
+    def _deserialize(self, value: Any, attr: str | None, data: Any, partial: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise self.make_error("type")
+        return super()._deserialize(value, attr, data, partial, **kwargs)
 
 
 def default_in_words(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
@@ -484,3 +527,102 @@ def default_in_words(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict
     described = field.metadata.get("description", "")
     value = json.dumps(field._serialize(default, None, None))
     return {"description": f"{described} Default: `{value}`.".lstrip()}
+
+
+# ---- what a field takes, said to a request that sent something else ----------------------------
+
+
+def accepted(field: fields.Field[Any]) -> Message:
+    """What ``field`` takes, in words (a catalog message): the form its refusals of a value of
+    the wrong type, or of a null, state (``an integer from 0 to 91``, ``one of: attack,
+    defence, null``, ``an object with the fields …``)."""
+    form = _form(field)
+    if field.allow_none and not isinstance(field, EnumField):
+        return msg("form.or_null", form=form)
+    return form
+
+
+def _form(field: fields.Field[Any]) -> Message:
+    if isinstance(field, EnumField):
+        return msg("form.enum", choices=said_choices(field.accepted_in({}), field.allow_none))
+    if isinstance(field, CalledCardField):
+        return msg("form.called_card")
+    if isinstance(field, CardField):
+        return msg("form.card")
+    if isinstance(field, fields.Nested):
+        return object_form(field.schema)
+    if isinstance(field, fields.List):
+        return _sized(field, "list", item=_form(field.inner))
+    if isinstance(field, fields.Boolean):
+        return msg("form.boolean")
+    if isinstance(field, HalfPoints):
+        return msg("form.points")
+    if isinstance(field, fields.Integer):
+        return _integer(field)
+    if isinstance(field, fields.String):
+        return _sized(field, "string")
+    return msg("form.value")
+
+
+def object_form(schema: Any) -> Message:
+    """An object of ``schema``'s fields, the required ones named."""
+    loaded = schema.load_fields.items()
+    names = ", ".join(f"`{f.data_key or name}`" for name, f in loaded)
+    required = ", ".join(f"`{f.data_key or name}`" for name, f in loaded if f.required)
+    if required:
+        return msg("form.object.required", fields=names, required=required)
+    return msg("form.object", fields=names)
+
+
+def _bounds(field: fields.Field[Any], kind: type[validate.Validator]) -> tuple[Any, Any]:
+    """The lowest and highest bounds ``field``'s validators of ``kind`` set (None: none)."""
+    low = high = None
+    for validator in field.validators:
+        if isinstance(validator, kind):
+            low = validator.min if validator.min is not None else low  # type: ignore[attr-defined]
+            high = validator.max if validator.max is not None else high  # type: ignore[attr-defined]
+            if isinstance(validator, validate.Length) and validator.equal is not None:
+                low = high = validator.equal
+    return low, high
+
+
+def _integer(field: fields.Field[Any]) -> Message:
+    for validator in field.validators:
+        said = getattr(validator, "form", None)  # a validator that says its own (a seat's)
+        if isinstance(said, Message):
+            return said
+    low, high = _bounds(field, validate.Range)
+    low = field.metadata.get("minimum", low)
+    high = field.metadata.get("maximum", high)
+    if low is not None and high is not None:
+        return msg("form.integer.between", min=low, max=high)
+    if low is not None:
+        return msg("form.integer.min", min=low)
+    if high is not None:
+        return msg("form.integer.max", max=high)
+    return msg("form.integer")
+
+
+_SIZED = {
+    "list": ("form.list", "form.list.equal", "form.list.between", "form.list.max", "form.list.min"),
+    "string": ("form.string", "form.string.equal", "form.string.between", "form.string.max", "form.string.min"),
+}
+
+
+def _sized(field: fields.Field[Any], kind: str, **args: Message) -> Message:
+    """A list (``item``: what each item is) or a string, with the length it must have."""
+    bare, equal, between, most, least = _SIZED[kind]
+    low, high = _bounds(field, validate.Length)
+    if low is not None and low == high:
+        return Message(equal, tuple(args.items()), low)
+    if low is not None and high is not None:
+        return Message(between, (("min", low), *args.items()), high)
+    if high is not None:
+        return Message(most, tuple(args.items()), high)
+    if low is not None:
+        return Message(least, tuple(args.items()), low)
+    return Message(bare, tuple(args.items()))
+
+
+SEAT_FORM = msg("form.seat", last=max(PLAYER_COUNTS) - 1)
+"""A seat, said with the largest table's: the object that knows its table says its own."""

@@ -20,7 +20,7 @@ from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, to
 from service.rules.table import MAX_PLAYERS
 
 from .claims import Mismatches
-from .common import AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
+from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
 from .declaration import Answered, Operation
 from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
@@ -119,16 +119,31 @@ class GameScoreRequest(StrictSchema):
     )
 
     def check(self, data: dict[str, Any]) -> None:
-        n = data["players"]
         errors = Errors()
-        if data["names"] is not None and len(data["names"]) != n:
-            errors.add(("names",), "names_count", msg("error.names_count", n))
-        draw = data["draw"]
-        if draw is not None:
-            if len(draw) != n:
-                errors.add(("draw",), "draw_count", msg("error.draw_count", n))
-            errors.duplicates("draw", draw)
-        for i, entry in enumerate(data["deals"]):
+        with IF_LOADED:
+            if data["names"] is not None and len(data["names"]) != data["players"]:
+                errors.add(("names",), "names_count", msg("error.names_count", data["players"]))
+        with IF_LOADED:
+            draw = data["draw"]
+            if draw is not None:
+                if len(draw) != data["players"]:
+                    errors.add(("draw",), "draw_count", msg("error.draw_count", data["players"]))
+                errors.duplicates("draw", draw)
+        with IF_LOADED:
+            self._check_deals(data["deals"], data["players"], errors)
+        with IF_LOADED:
+            claims, n = data["claims"], data["players"]
+            if claims is not None:
+                if "net" in claims and len(claims["net"]) != n:
+                    errors.add(("claims", "net"), "length", msg("error.length.equal", n))
+                for r, row in enumerate(claims.get("rows", ())):
+                    if len(row) != n:
+                        errors.add(("claims", "rows", r), "length", msg("error.length.equal", n))
+        errors.raise_any()
+
+    @staticmethod
+    def _check_deals(deals: list[dict[str, Any]], n: int, errors: Errors) -> None:
+        for i, entry in enumerate(deals):
             given = [name for name in ("summary", "record", "not_played") if entry.get(name) is not None]
             if len(given) != 1:
                 errors.add(("deals", i), "one_entry", msg("error.one_entry"))
@@ -154,14 +169,6 @@ class GameScoreRequest(StrictSchema):
                     ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
                     if marks_of(ev, n) is None:
                         errors.add(("deals", i, "record"), "unscored_record", msg("error.unscored_record"))
-        claims = data["claims"]
-        if claims is not None:
-            if "net" in claims and len(claims["net"]) != n:
-                errors.add(("claims", "net"), "length", msg("error.length.equal", n))
-            for r, row in enumerate(claims.get("rows", ())):
-                if len(row) != n:
-                    errors.add(("claims", "rows", r), "length", msg("error.length.equal", n))
-        errors.raise_any()
 
 
 class DrawResultSchema(AnswerSchema):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -126,13 +127,50 @@ def field_hint(key: str, names: Iterable[str]) -> Hint | None:
     return Hint(msg("error.unknown_field.hint", names=either(tuple(f"`{name}`" for name in found))), found)
 
 
+_SYNONYMS = {
+    # Contracts and bids: the old French name of prise, the English names, the variant's garde.
+    "petite": "prise", "take": "prise", "small": "prise",
+    "guard": "garde", "pousse": "garde", "push": "garde",
+    "gardesanslechien": "garde_sans", "guardwithout": "garde_sans", "guardwithoutthekitty": "garde_sans",
+    "gardecontrelechien": "garde_contre", "guardagainst": "garde_contre", "guardagainstthekitty": "garde_contre",
+    "passe": "pass", "pas": "pass",
+    # Sides: French, and the players of each side.
+    "attaque": "attack", "attacker": "attack", "attackers": "attack", "preneur": "attack", "taker": "attack",
+    "defense": "defence", "defenders": "defence", "defenseurs": "defence",
+    # Poignée sizes, in English and with the word itself.
+    "single": "simple", "poigneesimple": "simple", "simplepoignee": "simple",
+    "poigneedouble": "double", "doublepoignee": "double", "poigneetriple": "triple", "triplepoignee": "triple",
+    # A deal not played.
+    "redonne": "redeal", "redistribuee": "redeal", "dealtagain": "redeal", "nulle": "void", "annulee": "void",
+}  # fmt: skip
+"""Values players write for an enum's own, by their plain spelling (lower case, no accents,
+letters and digits only): another name of the same thing, which spelling alone would not find
+(``petite`` is prise, ``single`` is simple)."""
+
+
+def _word(value: str) -> str:
+    """``value`` in its plain spelling: ``Défense`` and ``defense`` alike."""
+    decomposed = unicodedata.normalize("NFKD", value.lower())
+    return re.sub(r"[^a-z0-9]", "", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def enum_hint(value: Any, choices: Iterable[Any]) -> Hint | None:
-    """The hint of a value outside an enum: the values it was probably meant to be, in another
-    case or spelling (``Garde``, ``garde sans``: ``garde_sans``) or the closest spelt
-    (``defense``: ``defence``)."""
+    """The hint of a value outside an enum, among the values the request takes (``choices``):
+    another name of one of them (``petite``: ``prise``), the same in another case or spelling
+    (``Garde``, ``garde sans``: ``garde_sans``), or the closest spelt (``defense``: ``defence``);
+    for a number sent as a string, the number (``"4"``: ``4``)."""
     if not isinstance(value, str):
         return None
-    found = nearest_fields(value, (str(choice) for choice in choices))
+    said = [str(choice) for choice in choices]
+    plain = _word(value[:80])
+    by_plain = {_word(choice): choice for choice in said}
+    synonym = _SYNONYMS.get(plain)
+    if plain in by_plain:
+        found: tuple[str, ...] = (by_plain[plain],)
+    elif synonym in said:
+        found = (synonym,)
+    else:
+        found = nearest_fields(value, said)
     if not found:
         return None
     return Hint(msg("error.enum.hint", values=either(found)), found)

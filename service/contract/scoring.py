@@ -25,9 +25,20 @@ from service.rules.table import MAX_PLAYERS
 from service.rules.variants import Rules
 from service.texts import render
 
-from .common import AnswerSchema, Errors, StrictSchema, fail, players_field, rules_field, seat_error, seat_field
+from .common import (
+    IF_LOADED,
+    AnswerSchema,
+    Errors,
+    StrictSchema,
+    fail,
+    players_field,
+    rules_field,
+    seat_error,
+    seat_field,
+)
 from .declaration import Answered, Decided, Operation
 from .fields import (
+    FFT_CONTRACTS,
     BoundedList,
     EnumField,
     HalfPoints,
@@ -37,12 +48,15 @@ from .fields import (
     StrictInteger,
     StrictNested,
     StrictString,
+    contracts_accepted,
 )
+from .hints import enum_hint
 
 
 def contract_field() -> EnumField:
     return EnumField(
         "Contract",
+        contracts_accepted,
         required=True,
         metadata={
             "description": "prise ×1, garde ×2, garde_sans ×4, garde_contre ×6. "
@@ -56,8 +70,9 @@ def check_contract(name: str, rules: Rules, errors: Errors, path: tuple[str | in
     try:
         contract_named(name, rules)
     except ValueError:
-        # The enum has already refused any other name: this is `pousse` without its variant.
-        errors.add(path, "pousse_not_enabled", msg("error.pousse_not_enabled"))
+        # The enum has already refused any other name: this is `pousse` without its variant,
+        # another name of garde.
+        errors.add(path, "pousse_not_enabled", msg("error.pousse_not_enabled"), enum_hint(name, FFT_CONTRACTS))
 
 
 def side_field(description: str) -> EnumField:
@@ -123,31 +138,36 @@ class ScoreRequest(StrictSchema):
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:
-        players = data["players"]
         errors = Errors()
-        seat_error(errors, ("taker",), data["taker"], players)
-        if data["partner"] is not None:
-            if players != 5:
-                errors.add(("partner",), "partner_not_allowed", msg("error.partner_not_allowed"))
-            else:
-                seat_error(errors, ("partner",), data["partner"], players)
-        check_contract(data["contract"], data["rules"], errors, ("contract",))
-        low, high = points_bounds_half(data["oudlers"])
-        if not low <= data["points"] <= high:
-            errors.add(
-                ("points",),
-                "points_oudlers_mismatch",
-                msg("error.points_oudlers_mismatch", data["oudlers"], low=Points(low), high=Points(high)),
-            )
-        elif data["chelem"]["made_by"] is not None and not errors.messages:
-            check_chelem(data, errors)
-        shown = [PoigneeSize(p["size"]).trumps(players) for p in data["poignees"]]
-        if len(shown) > players or sum(shown) > 22:
-            errors.add(
-                ("poignees",),
-                "too_many_trumps_shown",
-                msg("error.too_many_trumps_shown", sum(shown)),
-            )
+        with IF_LOADED:
+            seat_error(errors, ("taker",), data["taker"], data["players"])
+        with IF_LOADED:
+            if data["partner"] is not None:
+                if data["players"] != 5:
+                    errors.add(("partner",), "partner_not_allowed", msg("error.partner_not_allowed"))
+                else:
+                    seat_error(errors, ("partner",), data["partner"], data["players"])
+        with IF_LOADED:
+            check_contract(data["contract"], data["rules"], errors, ("contract",))
+        with IF_LOADED:
+            low, high = points_bounds_half(data["oudlers"])
+            if not low <= data["points"] <= high:
+                errors.add(
+                    ("points",),
+                    "points_oudlers_mismatch",
+                    msg("error.points_oudlers_mismatch", data["oudlers"], low=Points(low), high=Points(high)),
+                )
+            elif data["chelem"]["made_by"] is not None and not errors.messages:
+                check_chelem(data, errors)
+        with IF_LOADED:
+            players = data["players"]
+            shown = [PoigneeSize(p["size"]).trumps(players) for p in data["poignees"]]
+            if len(shown) > players or sum(shown) > 22:
+                errors.add(
+                    ("poignees",),
+                    "too_many_trumps_shown",
+                    msg("error.too_many_trumps_shown", sum(shown)),
+                )
         errors.raise_any()
 
 

@@ -11,6 +11,7 @@ from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 from service.texts import render
 
 from .common import (
+    IF_LOADED,
     AnswerSchema,
     Errors,
     StrictSchema,
@@ -56,23 +57,29 @@ class LegalCardsRequest(StrictSchema):
     rules = rules_field()
 
     def check(self, data: dict[str, Any]) -> None:
-        players, hand, trick = data["players"], data["hand"], data["trick"]
-        table = TABLES[players]
         errors = Errors()
-        if len(hand) > table.hand_size:
-            errors.add(("hand",), "hand_too_large", msg("error.hand_too_large", table.hand_size, players=players))
-        if len(trick) >= players:
-            errors.add(("trick",), "trick_full", msg("error.trick_full", players))
-        in_hand = errors.duplicates("hand", hand)
-        errors.duplicates("trick", trick)
-        for index, card in enumerate(trick):
-            if in_hand >> card & 1:
-                errors.add(("trick", index), "card_in_hand_and_trick", msg("error.card_in_hand_and_trick"))
-        called = data["called_card"]
-        if called is not None and players != 5:
-            errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
-        if called is None and players == 5 and data["first_trick"] and data["rules"].called_suit_lead_ban:
-            errors.add(("called_card",), "required", msg("error.required.called_card_first_trick"))
+        with IF_LOADED:
+            hand_size = TABLES[data["players"]].hand_size
+            if len(data["hand"]) > hand_size:
+                message = msg("error.hand_too_large", hand_size, players=data["players"])
+                errors.add(("hand",), "hand_too_large", message)
+        with IF_LOADED:
+            if len(data["trick"]) >= data["players"]:
+                errors.add(("trick",), "trick_full", msg("error.trick_full", data["players"]))
+        in_hand = None
+        with IF_LOADED:
+            in_hand = errors.duplicates("hand", data["hand"])
+        with IF_LOADED:
+            errors.duplicates("trick", data["trick"])
+            for index, card in enumerate(data["trick"]):
+                if in_hand is not None and in_hand >> card & 1:
+                    errors.add(("trick", index), "card_in_hand_and_trick", msg("error.card_in_hand_and_trick"))
+        with IF_LOADED:
+            called, players = data["called_card"], data["players"]
+            if called is not None and players != 5:
+                errors.add(("called_card",), "called_card_not_allowed", msg("error.called_card_not_allowed"))
+            if called is None and players == 5 and data["first_trick"] and data["rules"].called_suit_lead_ban:
+                errors.add(("called_card",), "required", msg("error.required.called_card_first_trick"))
         errors.raise_any()
 
 
@@ -109,12 +116,14 @@ class WinnerRequest(StrictSchema):
     )
 
     def check(self, data: dict[str, Any]) -> None:
-        players = data["players"]
         errors = Errors()
-        seat_error(errors, ("leader",), data["leader"], players)
-        if len(data["cards"]) > players:
-            errors.add(("cards",), "trick_too_long", msg("error.trick_too_long", players))
-        errors.duplicates("cards", data["cards"])
+        with IF_LOADED:
+            seat_error(errors, ("leader",), data["leader"], data["players"])
+        with IF_LOADED:
+            if len(data["cards"]) > data["players"]:
+                errors.add(("cards",), "trick_too_long", msg("error.trick_too_long", data["players"]))
+        with IF_LOADED:
+            errors.duplicates("cards", data["cards"])
         errors.raise_any()
 
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import uuid
 from http import HTTPStatus
+from typing import Any
 
+from gunicorn.config import Config
 from gunicorn.http import errors
+from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 
-from ..messages import Message, msg
+from ..messages import Bytes, Message, msg
 from ..texts import DEFAULT_LANGUAGE, render
 
 PROBLEM_BASE = "/problems/"
@@ -20,7 +23,6 @@ PROBLEM_BASE = "/problems/"
 # Statuses other than 400 for the faults that have their own.
 _STATUS: tuple[tuple[type[Exception], HTTPStatus, str], ...] = (
     (errors.LimitRequestLine, HTTPStatus.REQUEST_URI_TOO_LONG, "uri_too_long"),
-    (errors.LimitRequestHeaders, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers_too_large"),
     (errors.ExpectationFailed, HTTPStatus.EXPECTATION_FAILED, "expectation_failed"),
     (errors.ForbiddenProxyRequest, HTTPStatus.FORBIDDEN, "forbidden"),
     (errors.UnsupportedTransferCoding, HTTPStatus.BAD_REQUEST, "unsupported_transfer_coding"),
@@ -30,20 +32,26 @@ _STATUS: tuple[tuple[type[Exception], HTTPStatus, str], ...] = (
 )
 
 
-def problem_answer(status: HTTPStatus, kind: str, code: str, detail: Message) -> bytes:
-    """A raw HTTP answer with a problem document, for faults found before the application runs.
+def problem_answer(
+    status: HTTPStatus, kind: str, code: str, detail: Message, message: Message | None = None, limit: int | None = None
+) -> bytes:
+    """A raw HTTP answer with a problem document, for faults found before the application runs:
+    its one error says ``message`` (the detail when None) and, for a limit passed, the ``limit``.
 
     Such a request's headers are not known (it could not be parsed, or they never came), so
     neither is the language it asks for: the answer is in English, and says so.
     """
     text = render(detail, DEFAULT_LANGUAGE)
+    error: dict[str, Any] = {"pointer": "", "code": code, "message": render(message or detail, DEFAULT_LANGUAGE)}
+    if limit is not None:
+        error["limit"] = limit
     body = json.dumps(
         {
             "type": PROBLEM_BASE + kind,
             "title": render(Message(f"problem.title.{int(status)}"), DEFAULT_LANGUAGE),
             "status": int(status),
             "detail": text,
-            "errors": [{"pointer": "", "code": code, "message": text}],
+            "errors": [error],
         },
         ensure_ascii=False,
     ).encode()
@@ -58,8 +66,17 @@ def problem_answer(status: HTTPStatus, kind: str, code: str, detail: Message) ->
     return head.encode("latin-1") + body
 
 
-def parse_problem(exc: Exception) -> bytes:
-    """The answer to a request gunicorn could not parse."""
+def parse_problem(exc: Exception, cfg: Any = None) -> bytes:
+    """The answer to a request gunicorn could not parse, under the limits of ``cfg`` (gunicorn's
+    settings; its defaults when None)."""
+    cfg = cfg or _DEFAULTS
+    if isinstance(exc, errors.LimitRequestHeaders):
+        return _headers_too_large(str(exc), cfg)
+    if isinstance(exc, errors.LimitRequestLine) and cfg.limit_request_line > 0:
+        said = msg("error.uri_too_long.limit", limit=Bytes(cfg.limit_request_line))
+        return problem_answer(
+            HTTPStatus.REQUEST_URI_TOO_LONG, "uri-too-long", "uri_too_long", said, limit=cfg.limit_request_line
+        )
     status, code = HTTPStatus.BAD_REQUEST, "malformed_http"
     for kind, kind_status, kind_code in _STATUS:
         if isinstance(exc, kind):
@@ -68,6 +85,26 @@ def parse_problem(exc: Exception) -> bytes:
     # Each code has its sentence in the catalogs (error.<code>); gunicorn's reason is added as it is.
     detail = Message(f"error.{code}", (("reason", str(exc)[:200]),))
     return problem_answer(status, "malformed-http", code, detail)
+
+
+_DEFAULTS = Config()
+
+
+def _headers_too_large(reason: str, cfg: Any) -> bytes:
+    """The 431: the limit passed (header fields, one field's bytes, or the whole section's), and
+    the service's limits. gunicorn says which limit in its reason, in words of its own."""
+    fields = cfg.limit_request_fields if 0 < cfg.limit_request_fields <= MAX_HEADERS else MAX_HEADERS
+    size = cfg.limit_request_field_size if cfg.limit_request_field_size > 0 else DEFAULT_MAX_HEADERFIELD_SIZE
+    detail = msg("error.headers_too_large.detail", fields=fields, size=Bytes(size))
+    if "size" in reason and "trailer" not in reason:
+        message, limit = msg("error.headers_too_large.field", limit=Bytes(size)), size
+    elif "buffer" in reason or "trailer" in reason:
+        total = fields * (size + 2) + 4  # gunicorn's bound on a header (or trailer) section
+        message, limit = msg("error.headers_too_large.total", limit=Bytes(total)), total
+    else:
+        message, limit = msg("error.headers_too_large.count", fields), fields
+    status = HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+    return problem_answer(status, "headers-too-large", "headers_too_large", detail, message, limit)
 
 
 HEADER_TIMEOUT_ANSWER = problem_answer(

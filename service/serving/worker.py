@@ -357,7 +357,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             super().handle_error(req, client, addr, exc)
             return
         self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], exc)
-        self.send_final(client, parse_problem(exc))
+        self.send_final(client, parse_problem(exc, self.cfg))
 
     def send_final(self, client: Any, answer: bytes) -> None:
         """Send a last answer on a connection about to close, if the client still takes it."""
