@@ -69,7 +69,7 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert counts == {
         "enregistrements": 43,
         "valides": 41,
-        "en cours": 0,
+        "dont en cours": 0,
         "fautives": 1,
         "mal formés": 1,
         "assertions vérifiées": 42,

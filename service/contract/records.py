@@ -157,8 +157,9 @@ class Tally:
 
     deals: int = 0
     valid: int = 0
+    """Deals that break no rule, complete or not."""
     in_progress: int = 0
-    """Of the valid deals, those whose record stops before the deal's end."""
+    """Of the valid deals, those whose record stops before the deal's end (counted in ``valid`` too)."""
     faulty: int = 0
     malformed: int = 0
     claims_checked: int = 0
