@@ -1,11 +1,13 @@
 """The records of a replay, read from its files: NDJSON, or JSON (one record, or an array of them).
 
-A file is NDJSON (one record per line) when its first line is a whole JSON object; one JSON
-document when it begins with ``[`` (an array of records) or with a ``{`` its first line does not
-close (one record written over several lines, as an editor or ``json.dump(indent=…)`` writes
-it). Anything else is no file of records: the replay stops and says what it found. ``-`` is
-standard input. Every record keeps where it came from, for the messages and the report: its
-line (from 1) in NDJSON or a document of one record, its index (from 0) in an array.
+A file is NDJSON (one record per line) when its first line is a whole JSON object, or is
+followed by another record or by nothing (a line cut short is a malformed record wherever it
+is); one JSON document when it begins with ``[`` (an array of records) or with a ``{`` its first
+line does not close (one record written over several lines, as an editor or
+``json.dump(indent=…)`` writes it). Anything else is no file of records: the replay stops and
+says what it found. ``-`` is standard input. Every record keeps where it came from, for the
+messages and the report: its line (from 1) in NDJSON or a document of one record, its index
+(from 0) in an array.
 
 NDJSON streams: one line is held at a time, and a line over the service's limit is read and
 dropped, never held, so memory stays flat whatever the size of the file. Blank lines are not
@@ -163,7 +165,8 @@ def _detect(name: str, stream: io.BufferedReader) -> tuple[str, int, io.Buffered
         while line and not line.strip(_BLANK):
             line = stream.readline(LINE_READ_BYTES)
             head.append(line)
-        kind = NDJSON if line.lstrip(_BLANK).startswith(b"{") else OBJECT
+        # A line alone in its file is a record, whole or cut short (a truncated log), as any line is.
+        kind = NDJSON if not line or line.lstrip(_BLANK).startswith(b"{") else OBJECT
     if at is not None:
         stream.seek(at)
     else:

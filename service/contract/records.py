@@ -137,7 +137,7 @@ def line_item(
             language=language,
         )
     try:
-        data = parse_body(line)
+        data = parse_body(line, one_line=True)
     except BodyError as exc:
         return problem_item(
             index,
