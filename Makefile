@@ -89,13 +89,14 @@ image:
 
 # The /docs test drives Debian's Chromium, the TypeScript client test runs on Debian's
 # Node.js and the score sheet's CSV is opened in Debian's LibreOffice Calc (headless, without
-# its recommended packages); each is installed where this user may, and the tests say how to
-# get them (and are skipped) where they cannot be; REQUIRE_SPREADSHEET=1 (CI) makes a missing
-# LibreOffice a failure.
+# its recommended packages); docs/ci.md's check without the command runs on Debian's curl and
+# jq. Each is installed where this user may, and the tests say how to get them (and are
+# skipped) where they cannot be; REQUIRE_SPREADSHEET=1 (CI) makes a missing LibreOffice a failure.
 browser:
 	-@scripts/ensure-packages chromium
 	-@scripts/ensure-packages node:nodejs npm
 	-@scripts/ensure-packages --no-recommends soffice:libreoffice-calc-nogui
+	-@scripts/ensure-packages curl jq
 
 lint: $(STAMP)
 	$(BIN)/ruff check setup.py gunicorn.conf.py service tests load bench conformance
