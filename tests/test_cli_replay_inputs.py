@@ -120,16 +120,18 @@ def written(request: Any, form: str) -> bytes:
     return json.dumps(request, indent=2, ensure_ascii=False).encode()  # as an editor, or curl -d @file, has it
 
 
-@pytest.mark.parametrize("form", ["one line", "pretty", "stdin"])
+@pytest.mark.parametrize(
+    ("form", "stdin"), [("one line", False), ("pretty", False), ("one line", True), ("pretty", True)]
+)
 @pytest.mark.parametrize(("operation", "example", "sent"), bodies(), ids=lambda v: v if isinstance(v, str) else "")
 def test_each_body_the_api_takes_is_read_as_records_or_refused_saying_what_it_is(
-    tmp_path: Path, operation: str, example: str, sent: Any, form: str
+    tmp_path: Path, operation: str, example: str, sent: Any, form: str, stdin: bool
 ) -> None:
-    body = written(sent, "pretty" if form == "stdin" else form)
+    body = written(sent, form)
     games = tmp_path / "body.json"
     games.write_bytes(body)
-    status, out, err = replay("-" if form == "stdin" else games, stdin=body if form == "stdin" else None)
-    name = "stdin" if form == "stdin" else str(games)
+    status, out, err = replay("-" if stdin else games, stdin=body if stdin else None)
+    name = "stdin" if stdin else str(games)
     op = next(op for op in OPERATIONS.values() if op.operation_id == operation)
     if operation in RECORDS_OF:
         # The body's own records, each read as the service reads it: the service's counts.
