@@ -25,7 +25,7 @@ from service.rules.table import TABLES
 
 from .faults import Fault, details, faults_of, summary
 from .inputs import Record
-from .words import labelled, say, value_text
+from .words import labelled, say, service_text, value_text
 
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
@@ -133,15 +133,16 @@ def settle(
     result = item.get("result")
     if result is None:
         problem = item["problem"]
+        errors = tuple(
+            FieldProblem(e["pointer"], e["code"], e["message"], e.get("hint") or "") for e in problem["errors"]
+        )
         return Outcome(
             record.file_no,
             record.pos,
             item["id"],
             Status.ERROR,
             note=problem["detail"],
-            errors=tuple(
-                FieldProblem(e["pointer"], e["code"], e["message"], e.get("hint") or "") for e in problem["errors"]
-            ),
+            errors=_in_its_line(record, errors),
             seconds=seconds,
         )
     claims = result["claims"]
@@ -176,6 +177,21 @@ def settle(
         ruling=ruling["message"] if ruling else "",
         in_progress_allowed=allowed,
     )
+
+
+def _in_its_line(record: Record, errors: tuple[FieldProblem, ...]) -> tuple[FieldProblem, ...]:
+    """A line of NDJSON that is not JSON, its fault said by its column: the service places it in
+    the record ("line 1", what a single request of the line would be told), which beside the
+    line's own place in its file (``games.ndjson:2``) reads false. Said again from the line
+    itself, in this process, the same whether the service or this process answered it."""
+    if not isinstance(record.payload, bytes) or not any(e.code == "malformed_json" for e in errors):
+        return errors
+    try:
+        parse_body(record.payload, one_line=True)
+    except BodyError as exc:
+        said = FieldProblem(exc.pointer, "malformed_json", service_text(exc.message))
+        return tuple(said if e.code == "malformed_json" else e for e in errors)
+    return errors
 
 
 def _unfinished(sent: Any, result: dict[str, Any]) -> tuple[int, int]:

@@ -145,8 +145,8 @@ def _looks_like_lines(text: str) -> bool:
 def parse_body(data: bytes, *, one_line: bool = False) -> Any:
     """Parse a request body; :class:`BodyError` with a reason when it is not strict JSON.
 
-    ``one_line``: ``data`` is one line of NDJSON, and where it fails is said by its column alone
-    (the decoder's "line 1" would be false beside the line's own place in its body or file)."""
+    ``one_line``: ``data`` is one line of a file of records, and where it fails is said by its
+    column alone (the decoder's "line 1" would read false beside the line's own place in its file)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -155,7 +155,7 @@ def line_item(
             language=language,
         )
     try:
-        data = parse_body(line, one_line=True)
+        data = parse_body(line)
     except BodyError as exc:
         return problem_item(
             index,
