@@ -4,7 +4,8 @@ A record is the ``POST /v1/deals/evaluate`` request object (with its optional ``
 ``claims``). Each becomes one *item*: ``{"index", "id", "result"}`` when it is a valid
 request, whatever the verdict about the deal, or ``{"index", "id", "problem"}`` when it is
 not (not JSON, not an object, a field refused), with the problem document a single request
-would have been answered with. One bad record never affects another. Pointers in an item
+would have been answered with (a record that is a whole JSON batch, ``{"deals": [...]}``, is
+told besides to go as the JSON form). One bad record never affects another. Pointers in an item
 point into its own record, so the same record gets the same item in either form of a batch.
 """
 
