@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from .errors import reason
 from .words import labelled, language, say
 
 PROBLEM_MAX_BYTES = 64 * 1024
@@ -64,6 +65,24 @@ def url_argument(text: str) -> ServiceUrl:
         return service_url(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class UnreachableError(OSError):
+    """The service could not be connected to. Both commands say it in the same words,
+    :func:`unreachable`'s."""
+
+    def __init__(self, where: ServiceUrl, cause: OSError) -> None:
+        super().__init__(unreachable(where, reason(cause)))
+        self.where = where
+        self.reason = reason(cause)
+
+
+def unreachable(where: ServiceUrl, why: str, attempts: int = 1) -> str:
+    """That the service at ``where`` cannot be reached, and why (after ``attempts`` tries): the
+    one sentence both commands say it with."""
+    if attempts == 1:
+        return say("client.unreachable", url=where.url, reason=why)
+    return say("client.unreachable.attempts", attempts, url=where.url, reason=why)
 
 
 class Refusal(NamedTuple):
@@ -125,13 +144,13 @@ class Client:
         }
 
     def connect(self) -> None:
-        """Open the kept-alive connection now (:class:`OSError` when the service cannot be reached)."""
+        """Open the kept-alive connection now (:class:`UnreachableError` when the service cannot be reached)."""
         self._kept = self.where.connection(self.timeout)
         try:
             self._kept.connect()
-        except OSError:
+        except OSError as exc:
             self.close()
-            raise
+            raise UnreachableError(self.where, exc) from None
 
     def post(self, path: str, body: bytes, content_type: str, accept: str) -> tuple[http.client.HTTPResponse, bytes]:
         """``body`` to ``path`` on the kept-alive connection: the answer and its body.
@@ -161,11 +180,16 @@ class Client:
     @contextlib.contextmanager
     def stream(self, path: str, body: bytes, content_type: str, accept: str) -> Iterator[http.client.HTTPResponse]:
         """``body`` to ``path`` on a connection of its own (behind a load balancer, each such request
-        may go to another instance), sent from a second thread while the answer is read."""
+        may go to another instance), sent from a second thread while the answer is read;
+        :class:`UnreachableError` when the service cannot be connected to."""
         conn = self.where.connection(self.timeout)
         sock: socket.socket | None = None
         sender: threading.Thread | None = None
         try:
+            try:
+                conn.connect()
+            except OSError as exc:
+                raise UnreachableError(self.where, exc) from None
             conn.putrequest("POST", self.where.prefix + path, skip_accept_encoding=True)
             for name, value in {**self.headers(content_type, accept), "Content-Length": str(len(body))}.items():
                 conn.putheader(name, value)

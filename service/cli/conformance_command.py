@@ -7,7 +7,8 @@ the answer with the case's expectations (:mod:`.conformance_run`). It prints a s
 failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on
-nothing), 2 when the kit could not be read or the implementation not reached.
+nothing; a ``--tag`` or ``--case`` that selects no case checks nothing too), 2 when the kit could
+not be read or the implementation not reached.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _check_writable(path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files = load_kit(args.kit if args.kit is not None else default_kit())
-    cases = select(files, args.tag, args.skip_tag, args.operation, args.case)
+    selection = select(files, args.tag, args.skip_tag, args.operation, args.case)
     for path in (args.junit, args.report, args.html):
         if path is not None:
             _check_writable(path)
@@ -111,12 +112,11 @@ def run(args: argparse.Namespace) -> int:
         implementation = Harness(args.harness, args.timeout)
         described = say("conformance.report.target_harness", command=code(args.harness))
     try:
-        ran = run_cases(files, cases, args.skip_tag, implementation)
+        ran = run_cases(files, selection.cases, args.skip_tag, implementation)
     finally:
         implementation.close()
-    summary = Summary.of(ran)
-    why = summary.nothing_checked()
-    nothing = None if why is None else say("conformance.nothing_checked", reason=why)
+    summary = Summary.of(ran, selection.unmatched)
+    nothing = summary.unchecked()
     if args.junit is not None:
         write_junit(args.junit, files, ran, nothing)
     if args.html is not None:

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from .client import Client, Refusal, ServiceUrl, refusal_of
+from .client import Client, Refusal, ServiceUrl, UnreachableError, refusal_of
 from .errors import CommandError, reason
 from .words import decimal, labelled, say
 
@@ -122,8 +122,8 @@ class Service:
         self.client = Client(where, USER_AGENT, timeout)
         try:
             self.client.connect()
-        except OSError as exc:
-            raise CommandError(say("conformance.unreachable", url=where.url, reason=reason(exc))) from None
+        except UnreachableError as exc:
+            raise CommandError(str(exc)) from None
 
     def ask(self, operation: str, request: Any) -> Any:
         try:

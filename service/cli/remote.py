@@ -29,7 +29,7 @@ import orjson
 from service.contract.batch import EVALUATE_BATCH, NDJSON
 from service.contract.records import Tally, too_long_item
 
-from .client import Client, ServiceUrl, read_refusal
+from .client import Client, ServiceUrl, UnreachableError, read_refusal, unreachable
 from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
@@ -55,6 +55,10 @@ RETRIED_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 class _RetryError(Exception):
     """This exchange failed in a way worth another try; ``str()`` says how."""
+
+
+class _UnreachableError(_RetryError):
+    """The service could not be connected to; ``str()`` says why, as the OS does."""
 
 
 class _DrainingError(_RetryError):
@@ -151,6 +155,8 @@ class Remote:
                     continue
                 failures += 1
                 if failures > RETRIES:
+                    if isinstance(exc, _UnreachableError):
+                        raise CommandError(unreachable(self.target, str(exc), failures + drains)) from None
                     gave_up = say("remote.gave_up", failures + drains, url=self.target.url, reason=str(exc))
                     raise CommandError(gave_up) from None
                 self._abort.wait(BACKOFF[failures - 1])
@@ -168,6 +174,8 @@ class Remote:
                     reason = say("remote.wrong_type", type=content_type) if content_type else say("remote.no_type")
                     raise CommandError(self._not_a_batch(reason))
                 yield from self._items(answer)
+        except UnreachableError as exc:
+            raise _UnreachableError(exc.reason) from None
         except (OSError, http.client.HTTPException) as exc:
             raise _RetryError(str(exc) or type(exc).__name__) from None
 
