@@ -107,6 +107,7 @@ browser:
 	-@scripts/ensure-packages node:nodejs npm
 	-@scripts/ensure-packages --no-recommends soffice:libreoffice-calc-nogui
 	-@scripts/ensure-packages curl jq
+	-@scripts/ensure-packages h2load:nghttp2-client nginx:nginx-light
 
 lint: $(STAMP)
 	$(BIN)/ruff check setup.py gunicorn.conf.py service tests load bench conformance
@@ -146,8 +147,9 @@ load: $(STAMP) $(CATALOGS)
 # Benchmarks in an environment of their own (.venv-bench: the runtime dependencies and the
 # peer engine): the rules core against the peer, HTTP against a bare-Flask baseline, the
 # service's worker beside gunicorn's stock gevent worker (under 3 min), then batches (HTTP
-# batch against one deal per request, the command line, memory), and the HTTP batch figures
-# against the image.
+# batch against one deal per request, the command line, memory), a spike before and after
+# admission control (bench/overload.py, the last release's worker built beside this one), and
+# the HTTP batch figures against the image.
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -156,11 +158,13 @@ $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	touch $@
 
 bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
-	scripts/ensure-packages wrk
+	scripts/ensure-packages wrk h2load:nghttp2-client
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json
+	@# A spike, before and after admission control (h2load, about 5 min).
+	$(BENCH_VENV)/bin/python bench/overload.py --json reports/bench/overload.json
 	@# The batch figures again against the image, as it ships, where a Docker engine can be had.
 	@if tag=$$(scripts/image build); then \
 		$(BENCH_VENV)/bin/python bench/batch.py --http-only --image "$$tag" --json reports/bench/batch-image.json; \

@@ -25,7 +25,7 @@ from service.app import create_app
 from service.cli.casefiles import json_equal, resolve, same_elements
 from service.cli.outcome import MISSING
 
-from .commandline import count, summary, tarot_rules
+from .commandline import count, stub, summary, tarot_rules
 from .conftest import deal_request, golden
 from .serving import Gunicorn, free_port
 
@@ -863,3 +863,22 @@ def test_an_answer_of_the_wrong_shape_is_reported_not_a_crash(
     )
     assert status == 1 and "Traceback" not in err
     assert page.exists() and report.exists()
+
+
+def test_a_service_refusing_for_load_is_asked_again_after_its_retry_after(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Three refusals for load (503, Retry-After: 0), then the stub's own answer to the case (a
+    # 422): the case is judged on that answer, not failed as "service unavailable".
+    with stub(["overloaded 0"] * 3) as server:
+        status, out, _ = conformance(capsys, "--url", server.base, "--case", "legal-cards/discard/001")
+        assert len(server.languages) == 4
+    assert status == 1
+    assert "422" in out and "503" not in out
+    # With no patience, the first refusal is the answer.
+    with stub(["overloaded 5"] * 3) as server:
+        status, out, _ = conformance(
+            capsys, "--url", server.base, "--case", "legal-cards/discard/001", "--overload-wait", "0.001"
+        )
+        assert len(server.languages) == 1
+    assert status == 1 and "503" in out

@@ -470,6 +470,42 @@ def test_an_instance_that_never_stops_draining_stops_the_replay(
     assert err == f"tarot-rules: cannot replay against {server.base}: {stopped} (6 attempts)\n"
 
 
+def test_a_service_refusing_for_load_is_waited_for_as_long_as_the_patience_lasts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 503 with Retry-After: no failure, however many in a row, while --overload-wait lasts.
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    waits: list[float] = []
+    monkeypatch.setattr(remote.Patience, "wait", _noted_wait(waits))
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:3])
+    _, in_process, _ = replay(capsys, str(games), "--jobs", "1")
+    with stub(["overloaded 2"] * 8) as server:
+        status, out, err = replay(capsys, str(games), "--url", server.base, "--jobs", "1")
+        assert server.received == [3] * 9
+    assert status == 0, err
+    assert without_rate(out) == without_rate(in_process)
+    assert len(waits) == 8 and all(w == 2 for w in waits)
+    # Past the patience, the refusals are failures as any other 503.
+    with stub(["overloaded 2"] * 8) as server:
+        status, _, err = replay(capsys, str(games), "--url", server.base, "--overload-wait", "5")
+        assert server.received == [3] * 6  # two waited for, then four tries
+    assert status == 2
+    assert err == f"tarot-rules: cannot replay against {server.base}: 503 Service Unavailable (4 attempts)\n"
+
+
+def _noted_wait(waits: list[float]) -> Any:
+    """Patience.wait, noting each wait asked and spending it without sleeping."""
+
+    def wait(self: Any, seconds: float, abort: Any = None) -> bool:
+        if self.waited + seconds > self.budget:
+            return False
+        self.waited += seconds
+        waits.append(seconds)
+        return True
+
+    return wait
+
+
 def test_a_problem_answer_stops_the_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,7 +14,6 @@ not be read or the implementation not reached.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 from service.contract.operations import IN_THE_KIT
 
 from .casefiles import default_kit, load_kit
-from .client import url_argument
+from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
 from .conformance_run import Summary, run_cases, select
 from .errors import PROG, CommandError
@@ -36,17 +35,6 @@ def skip_tag(text: str) -> tuple[str, str]:
     if not tag:
         raise argparse.ArgumentTypeError(say("conformance.empty_tag", value=text))
     return tag, why or say("conformance.skipped_by", tag=tag)
-
-
-def seconds(text: str) -> float:
-    """A positive number of seconds, as an argparse type."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(say("conformance.not_seconds", value=text))
-    return value
 
 
 def add_parser(commands: Any) -> None:
@@ -83,6 +71,13 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help=say("conformance.help.timeout", seconds=round(TIMEOUT)),
     )
+    parser.add_argument(
+        "--overload-wait",
+        type=seconds,
+        default=OVERLOAD_WAIT,
+        metavar="SECONDS",
+        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
+    )
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
     parser.add_argument("--html", metavar="PATH", help=say("conformance.help.html"))
@@ -106,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             _check_writable(path)
     implementation: Implementation
     if args.url is not None:
-        implementation = Service(args.url, args.timeout)
+        implementation = Service(args.url, args.timeout, Patience(args.overload_wait))
         described = say("conformance.report.target_url", url=code(args.url.url))
     else:
         implementation = Harness(args.harness, args.timeout)

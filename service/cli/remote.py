@@ -29,7 +29,16 @@ import orjson
 from service.contract.batch import EVALUATE_BATCH, NDJSON
 from service.contract.records import Tally, too_long_item
 
-from .client import Client, ServiceUrl, UnreachableError, read_refusal, unreachable
+from .client import (
+    OVERLOAD_WAIT,
+    Client,
+    Patience,
+    ServiceUrl,
+    UnreachableError,
+    read_refusal,
+    retry_after,
+    unreachable,
+)
 from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
@@ -66,6 +75,15 @@ class _DrainingError(_RetryError):
     takes the rest."""
 
 
+class _OverloadedError(_RetryError):
+    """The service refused the batch for load, asking to be asked again after ``delay`` seconds:
+    no failure while the command's patience lasts."""
+
+    def __init__(self, said: str, delay: float) -> None:
+        super().__init__(said)
+        self.delay = delay
+
+
 def _line_of(element: Any) -> bytes:
     # ASCII escapes: a JSON array may hold strings (lone surrogates) that UTF-8 cannot encode.
     return json.dumps(element, separators=(",", ":")).encode()
@@ -80,13 +98,20 @@ def _stop_code(item: dict[str, Any]) -> Any:
 
 class Remote:
     def __init__(
-        self, target: ServiceUrl, jobs: int, batch_size: int, draw: bool = False, allow_in_progress: bool = False
+        self,
+        target: ServiceUrl,
+        jobs: int,
+        batch_size: int,
+        draw: bool = False,
+        allow_in_progress: bool = False,
+        overload_wait: float = OVERLOAD_WAIT,
     ) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
         self.draw = draw  # what an HTML report draws of each failing deal
         self.allow_in_progress = allow_in_progress
+        self.overload_wait = overload_wait
         self.client = Client(target, USER_AGENT, TIMEOUT)
         self._abort = threading.Event()
 
@@ -121,6 +146,7 @@ class Remote:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
         done = failures = drains = 0
+        patience = Patience(self.overload_wait)  # each batch waits out the service's refusals for load
         while done < len(sent):
             if self._abort.is_set():
                 raise CommandError(say("remote.aborted"))  # another batch failed: this one's result is not awaited
@@ -148,6 +174,9 @@ class Remote:
                 # Progress (an instance that stopped, a cut after some answers) is no failure.
                 if got:
                     failures = drains = 0
+                    patience.reset()
+                    continue
+                if isinstance(exc, _OverloadedError) and patience.wait(exc.delay, self._abort):
                     continue
                 if isinstance(exc, _DrainingError) and drains < DRAINING_RETRIES:
                     drains += 1
@@ -217,6 +246,9 @@ class Remote:
     def _refused(self, answer: http.client.HTTPResponse, sent: int) -> None:
         """A non-200 answer: :class:`_RetryError` when it may pass, else :class:`CommandError`."""
         refusal = read_refusal(answer)
+        delay = retry_after(refusal.status, answer.getheader("Retry-After"))
+        if delay is not None:
+            raise _OverloadedError(f"{refusal.status} {refusal.reason}", delay)
         if refusal.status in RETRIED_STATUSES:
             raise _RetryError(f"{refusal.status} {refusal.reason}")
         if refusal.status == 404:

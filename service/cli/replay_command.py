@@ -21,7 +21,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from service.contract.records import BATCH_MAX_LINES, Tally
 
-from .client import url_argument
+from .client import OVERLOAD_WAIT, seconds, url_argument
 from .errors import PROG, warn
 from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
@@ -112,6 +112,13 @@ def add_parser(commands: Any) -> None:
         help=say("replay.help.batch_size", default=BATCH_SIZE),
     )
     parser.add_argument("--allow-in-progress", action="store_true", help=say("replay.help.allow_in_progress"))
+    parser.add_argument(
+        "--overload-wait",
+        type=seconds,
+        default=OVERLOAD_WAIT,
+        metavar="SECONDS",
+        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
+    )
     parser.add_argument("--quiet", action="store_true", help=say("replay.help.quiet"))
     parser.set_defaults(run=run)
 
@@ -260,7 +267,9 @@ def run(args: argparse.Namespace) -> int:
     report = Report(sources, junit, html, allow)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
-        remote = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow)
+        remote = Remote(
+            args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow, args.overload_wait
+        )
         parts = remote.evaluate(read_records(sources))
     else:
         parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None, allow)

@@ -83,3 +83,9 @@ class FieldErrorCode(Verdict):
     UNSUPPORTED_TRANSFER_CODING = "unsupported_transfer_coding", "A transfer coding other than chunked (400)."
     BAD_CHUNKED_BODY = "bad_chunked_body", "A broken chunked framing (400)."
     HEADER_TIMEOUT = "header_timeout", "The headers did not arrive in time (408); the connection is closed."
+    # The instance under load.
+    OVERLOADED = (
+        "overloaded",
+        "The instance is overloaded and did not serve the request (503): send it again after `Retry-After` "
+        "seconds, better to another instance.",
+    )
