@@ -12,7 +12,7 @@ and every request waits however long the crowd makes it. Here instead:
   meanwhile, so it gets its share and no more.
 - **A bound on the work queued** (:class:`Admission`): a request is admitted only if the work
   already waiting for the turn, as measured (the requests queued times the turn's recent
-  mean), is under ``queue_seconds``. Otherwise it is refused at once: ``503`` with
+  cycle), is under ``queue_seconds``. Otherwise it is refused at once: ``503`` with
   ``Retry-After`` and the code ``overloaded``, so that a balancer, an autoscaler and a client
   with backoff can do their part, and nobody waits for an answer that comes too late.
 - **A deadline**: an admitted request that has waited ``deadline_seconds`` for the turn (the
@@ -34,11 +34,14 @@ from gevent.hub import Waiter, get_hub
 from .limits import AdmissionLimits
 
 MEAN_WEIGHT = 0.05
-"""Weight of the latest hold in the running mean of how long the turn is held (about the last 20)."""
+"""Weight of the latest in the running mean of a turn's cycle (about the last 20)."""
 FIRST_MEAN = 0.001
 """The mean assumed before any request was measured."""
 SHED_LOG_SECONDS = 1.0
 """At most one log line per worker this often while requests are refused."""
+COUNT_EVERY = 0.1
+"""Refusals are added to the metric in batches this often: counting each one in the shared
+metrics file cost a tenth of a refusal."""
 
 
 class Turn:
@@ -50,13 +53,13 @@ class Turn:
     between any two of them. A request that has its bytes first is served first, whichever
     connection it came on, and a probe or a new client waits one request at most.
 
-    Each time it is given up, how long it was held goes into a running mean (:attr:`mean`):
-    a request that waits for nothing holds it once, one that waits for its client holds it
-    in several goes, a batch in many short ones. The queue drains in about
-    ``waiting × mean`` seconds.
+    While requests wait for it, the time from one hold's start to the next one's goes into a
+    running mean (:attr:`mean`): what one waiting request costs the others, its computation and
+    the loop's round around it (the sockets read, the connections taken, refusals answered).
+    The queue drains in about ``waiting × mean`` seconds, whatever takes the time.
     """
 
-    __slots__ = ("_holder", "_next", "_queue", "_since", "_timer", "mean")
+    __slots__ = ("_holder", "_next", "_previous", "_queue", "_since", "_timer", "mean")
 
     def __init__(self) -> None:
         self._holder: Any = None
@@ -66,8 +69,10 @@ class Turn:
         self._timer = get_hub().loop.timer(0.0)
         self._next: Waiter | None = None
         self._since = 0.0
+        self._previous: float | None = None
+        """When the hold before this one started, if it handed the turn straight on to this one."""
         self.mean = FIRST_MEAN
-        """The running mean of how long the turn is held at a go, in seconds."""
+        """The running mean of the time between two holds' starts while requests wait, in seconds."""
 
     @property
     def waiting(self) -> int:
@@ -87,7 +92,7 @@ class Turn:
         if self._holder is not None or self._queue:
             return False
         self._holder = gevent.getcurrent()
-        self._since = time.monotonic()
+        self._started()
         return True
 
     def take(self) -> None:
@@ -103,17 +108,22 @@ class Turn:
             # Killed while waiting (the worker stops): out of the queue or, handed the turn
             # already, give it on.
             if self._holder is current:
-                self.give()
+                self.give(worked=False)
             else:
                 self._queue = deque(entry for entry in self._queue if entry[0] is not current)
             raise
-        self._since = time.monotonic()
+        self._started()
+
+    def _started(self) -> None:
+        now = time.monotonic()
+        if self._previous is not None:
+            self.mean += MEAN_WEIGHT * (now - self._previous - self.mean)
+        self._since = now
 
     def give(self, worked: bool = True) -> None:
         """Give the turn up: to the first waiting greenlet, if any. A hold that did no work (a
-        request refused in its turn) leaves the mean alone: it is no measure of the others."""
-        if worked:
-            self.mean += MEAN_WEIGHT * (time.monotonic() - self._since - self.mean)
+        request refused in its turn) is no measure of what the others cost."""
+        self._previous = self._since if worked and self._queue else None
         if self._queue:
             self._hand_on()
         else:
@@ -143,13 +153,14 @@ class Turn:
 class Admission:
     """A worker's turn, the bound on the work queued for it, and the count of refusals."""
 
-    def __init__(self, limits: AdmissionLimits, refused: Callable[[str], None], log: Any) -> None:
+    def __init__(self, limits: AdmissionLimits, refused: Callable[[str, int], None], log: Any) -> None:
         self.limits = limits
         self.turn = Turn()
         self._refused = refused
         self._log = log
         self._shed: dict[str, int] = {}
         self._shed_since = 0.0
+        self._uncounted: dict[str, int] = {}
 
     def queued_work(self) -> float:
         """Seconds of computing waiting for the turn, as measured."""
@@ -179,7 +190,9 @@ class Admission:
 
     def refuse(self, reason: str) -> None:
         """Count a refusal (``queue_full`` or ``deadline``), and say so in the log now and then."""
-        self._refused(reason)
+        if not self._uncounted:
+            gevent.spawn_later(COUNT_EVERY, self._count)
+        self._uncounted[reason] = self._uncounted.get(reason, 0) + 1
         self._shed[reason] = self._shed.get(reason, 0) + 1
         now = time.monotonic()
         if now - self._shed_since >= SHED_LOG_SECONDS:
@@ -194,6 +207,11 @@ class Admission:
             )
             self._shed.clear()
             self._shed_since = now
+
+    def _count(self) -> None:
+        counts, self._uncounted = self._uncounted, {}
+        for reason, n in counts.items():
+            self._refused(reason, n)
 
 
 class TurnedSocket:

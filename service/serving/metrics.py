@@ -16,5 +16,5 @@ REFUSED = Counter(
 )
 
 
-def count_refused(reason: str) -> None:
-    REFUSED.labels(reason).inc()
+def count_refused(reason: str, n: int = 1) -> None:
+    REFUSED.labels(reason).inc(n)

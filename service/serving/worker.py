@@ -236,9 +236,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                     self.admission.turn.give()
                 rest = resp.take()
             elif not self.admission.admits():
-                # A new client refused: its connection closes, freeing its slot for the next.
                 self.admission.refuse("queue_full")
-                rest, keep = self._refusal(req, keep=False), False
+                rest, keep = self._refusal(req), not req.should_close()
             else:
                 guard.hand_over(self._connection, name, parser, req, b"", False, arrived)
                 return
@@ -282,13 +281,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                     arrived = None
                 fresh = False
                 client.settimeout(self.limits.body_seconds)
-                keep, refused = self._serve(
-                    name, guard.req, client, addr, time.monotonic() if arrived is None else arrived
-                )
+                keep = self._serve(name, guard.req, client, addr, time.monotonic() if arrived is None else arrived)
                 guard.req = None
                 if not keep:
-                    return
-                if refused and not self._hold_back():
                     return
                 if not parser.finish_body(time.monotonic() + self.limits.body_seconds, self.limits.drain_bytes):
                     return
@@ -296,11 +291,11 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 # run first, or one busy connection would keep the worker to itself.
                 gevent.sleep(0)
 
-    def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> tuple[bool, bool]:
-        """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded: whether
-        the connection serves another request after it, and whether this one was refused."""
+    def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> bool:
+        """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded; whether
+        the connection serves another request after it."""
         if unquote(req.path) in HEALTH_PATHS:
-            return self.handle_request(name, req, client, addr)[1], False
+            return bool(self.handle_request(name, req, client, addr)[1])
         admission = self.admission
         if admission.admits():
             if self._body_first(req, client):
@@ -310,14 +305,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             # The body is read through it too: a body still arriving gives the turn up meanwhile.
             req.unreader.sock = turned
             if admission.serve(arrived, lambda: served.append(self.handle_request(name, req, turned, addr)[1])):
-                return served[0], False
+                return served[0]
         else:
             admission.refuse("queue_full")
-        # A new client refused leaves (its slot goes to the next); one that was being served
-        # stays, and is held back for its Retry-After (_hold_back).
-        keep = req.req_number > 1 and not req.should_close()
-        client.sendall(self._refusal(req, keep))
-        return keep, True
+        # The connection stays: refusing the client's next request costs less than a new
+        # connection, and a client that closes on an error closes it itself.
+        client.sendall(self._refusal(req))
+        return not req.should_close()
 
     def _body_first(self, req: Any, client: Any) -> bool:
         """Read the rest of a small body of known length before its request queues: a request
@@ -349,21 +343,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 return waited
             buf.write(data)
 
-    def _hold_back(self) -> bool:
-        """After a refusal on a kept-alive connection, read its next request only once its
-        ``Retry-After`` has passed: a client that sends again at once (most do not read the
-        header) is slowed down by the connection itself, at no cost to the worker, instead of
-        being refused in a loop. False when the worker stops meanwhile."""
-        current = gevent.getcurrent()
-        self._idle.add(current)
-        try:
-            gevent.sleep(self.admission_limits.retry_after_seconds)
-        finally:
-            self._idle.discard(current)
-        return bool(self.alive)
-
-    def _refusal(self, req: Any, keep: bool) -> bytes:
-        return overloaded(req, self.admission_limits.retry_after_seconds, self._language(req), keep)
+    def _refusal(self, req: Any) -> bytes:
+        return overloaded(req, self.admission_limits.retry_after_seconds, self._language(req))
 
     def _language(self, req: Any) -> str:
         """The language ``req`` asks for, as the application negotiates it."""
