@@ -64,5 +64,12 @@ def test_the_texts_behind_the_rules_are_cited_by_what_they_are() -> None:
     ]
     assert named == []
     rulebook = (root / "docs" / "rules.md").read_text(encoding="utf-8")
-    for title in ("*Card by card*", "*Main Phase*", "*Like Belote*", "*The rules*", "*FFT Code*", "*Règlement officiel*"):
+    for title in (
+        "*Card by card*",
+        "*Main Phase*",
+        "*Like Belote*",
+        "*The rules*",
+        "*FFT Code*",
+        "*Règlement officiel*",
+    ):
         assert f"- {title}: " in rulebook, title

@@ -237,8 +237,9 @@ def standings_file_name(language: str = DEFAULT_LANGUAGE) -> str:
 
 STANDINGS_CSV_DESCRIPTION = (
     "The standings as a spreadsheet file (`Accept: text/csv`), with the score sheet's rules: "
-    "`text/csv; charset=utf-8; header=present`, `Content-Disposition: attachment` (`tournament-standings.csv`, in French "
-    "`classement-du-tournoi.csv`), RFC 4180 with CRLF line ends, the UTF-8 byte-order mark first, `,` separating the "
+    "`text/csv; charset=utf-8; header=present`, `Content-Disposition: attachment` "
+    "(`tournament-standings.csv`, in French `classement-du-tournoi.csv`), RFC 4180 with CRLF line ends, the "
+    "UTF-8 byte-order mark first, `,` separating the "
     "fields in English and `;` in French (`Accept-Language`), every text quoted and numbers bare, and a text a "
     "spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab, a carriage return, a line "
     "feed or NUL, or their full-width forms, leading spaces aside) written after an apostrophe. The first row "
