@@ -264,6 +264,7 @@ def test_16_3_a_tables_first_scored_error_is_a_warning_and_the_next_ones_penalti
     # The amounts are the referee's: the adjustment is added, nothing else.
     row = next(s for s in standings(ERRORS)["standings"] if s["player"] == "E1")
     assert (row["marks"], row["adjustments"], row["total"]) == (265, -20, 245)
+    assert row["adjustment_details"] == [{"position": 1, "points": -20, "reason": "Late at the table"}]
 
 
 def test_16_3_the_messages_say_where_in_both_languages() -> None:

@@ -370,6 +370,12 @@ class StandingsSittingSchema(AnswerSchema):
     )
 
 
+class StandingsAdjustmentAnswerSchema(AnswerSchema):
+    position = StrictInteger(required=True)
+    points = StrictInteger(required=True)
+    reason = StrictString(required=True, allow_none=True)
+
+
 class StandingSchema(AnswerSchema):
     rank = StrictInteger(required=True, metadata={"description": "1 for the best total; equal totals share a rank."})
     player = StrictString(required=True)
@@ -386,6 +392,11 @@ class StandingSchema(AnswerSchema):
     other_table_sizes = StrictBoolean(
         required=True,
         metadata={"description": "He sat at a table of 3 or 5: summed as played, never converted (rules.md §16.4)."},
+    )
+    adjustment_details = fields.List(
+        fields.Nested(StandingsAdjustmentAnswerSchema),
+        required=True,
+        metadata={"description": "The referee's adjustments of his, in the order of `adjustments`."},
     )
 
 
@@ -560,7 +571,14 @@ def answer_standings(req: dict[str, Any], language: str) -> Answered:
     added up, and the scored errors found, said in ``language``."""
     tournament, rows = tournament_of(req, language)
     result = control(tournament)
-    return Answered(dump(tournament, result, rows, language))
+    answer = dump(tournament, result, rows, language)
+    for row in answer["standings"]:
+        row["adjustment_details"] = [
+            {"position": a["position"], "points": a["points"], "reason": a["reason"]}
+            for a in req["adjustments"]
+            if a["player"] == row["player"]
+        ]
+    return Answered(answer)
 
 
 def dump(t: Tournament, result: Control, rows: list[list[dict[str, Any]]], language: str) -> dict[str, Any]:
