@@ -357,10 +357,13 @@ def _check_card(
     index: int,
     card: Card,
     known: dict[PlayerId, Entrant],
-    sat: dict[tuple[int, PlayerId], Path],
-    tables: dict[tuple[int, int], int],
+    sat: set[tuple[int, PlayerId]],
+    tables: set[tuple[int, int]],
     find: _Finder,
 ) -> None:
+    """A card's scored errors, in the order §16.3 lists them: its table number, its position, its
+    seats, whether it came back, its deals, their count, its bilans. ``sat`` and ``tables`` are
+    the players seated and the tables numbered by the cards before it."""
     base: Path = ("scorecards", index)
     key = ("card", index)
     where = _where(card.position, card.table)
@@ -373,7 +376,7 @@ def _check_card(
     elif (card.position, card.table) in tables:
         add(Anomaly.DUPLICATE_TABLE, (*base, "table"), msg("anomaly.duplicate_table", where=where))
     else:
-        tables[(card.position, card.table)] = index
+        tables.add((card.position, card.table))
     if t.plan is not None and card.position > t.plan.positions:
         said = msg("anomaly.position_not_in_plan", t.plan.positions, where=where)
         add(Anomaly.POSITION_NOT_IN_PLAN, (*base, "position"), said)
@@ -389,8 +392,7 @@ def _check_card(
         if (card.position, player) in sat:
             said = msg("anomaly.player_twice", where=where, player=player)
             add(Anomaly.PLAYER_TWICE, seat_path, said)
-        else:
-            sat[(card.position, player)] = seat_path
+        sat.add((card.position, player))
         team = known[player].team if player in known else None
         if team is not None:
             if team in teams:
@@ -495,8 +497,8 @@ def control(t: Tournament) -> Control:
     errors found, the players and teams ranked."""
     known = {e.id: e for e in t.entrants}
     find = _Finder()
-    sat: dict[tuple[int, PlayerId], Path] = {}
-    numbered: dict[tuple[int, int], int] = {}
+    sat: set[tuple[int, PlayerId]] = set()
+    numbered: set[tuple[int, int]] = set()
     tables: list[TableBilans] = []
     sittings: dict[PlayerId, list[Sitting]] = {e.id: [] for e in t.entrants}
     for index, card in enumerate(t.cards):
