@@ -41,7 +41,7 @@ export class Skip extends Error {}
 /**
  * Your engine goes here: the answer to `request` (the operation's JSON body, as in openapi.yaml)
  * posed to `operation` (its path: "/v1/tricks/legal-cards", "/v1/tricks/winner", "/v1/deals/deal",
- * "/v1/deals/score", "/v1/deals/evaluate" or "/v1/games/score"), as an object with the API's names (legal, reason,
+ * "/v1/deals/score", "/v1/deals/evaluate", "/v1/games/score" or "/v1/tournaments/standings"), as an object with the API's names (legal, reason,
  * winner, valid, violations, tricks, points...). Throw a Refusal for a request your engine refuses,
  * a Skip for one it does not implement; any other error fails the case with its message.
  */
