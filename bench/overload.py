@@ -18,12 +18,17 @@ compiles it. One after the other, each meets the same traffic on ``POST /v1/tric
 
 During each run a prober asks as the kubelet does: a new connection per probe, 2 s timeout,
 ``/readyz`` and ``/livez`` in turn every 0.2 s, on the probe port (``HEALTH_PORT``; the service's
-own port for a release that has none); and a sampler sends one request a second and keeps its
-answer's head (a refusal's status and ``Retry-After``).
+own port for a release that has none); and a *polite* client, one kept-alive connection asking
+every 50 ms and waiting the ``Retry-After`` a refusal asks for, as the generated clients, the
+Node adapter and ``tarot-rules`` do.
 
 Per run: answered requests per second (all, and 2xx), the 2xx answers' p50 and p99, the
 refusals (503) and their p99 and slowest, the requests waiting 10 s or more or never answered,
-and the probes' slowest and failures. The figures are written to ``--json`` and printed as a
+the probes' slowest and failures, and what the polite client met (its 2xx p99, its refusals
+and the slowest of them). h2load's clients never read ``Retry-After``: a request one of them
+sends on a connection just refused waits on that connection until the ``Retry-After`` has
+passed (the service holds it back), and h2load's times include that wait; the polite client's
+times are those of requests the service reads when they are sent. The figures are written to ``--json`` and printed as a
 table, one row per server and run. Traffic goes to 127.0.0.1 only; every run is bounded in time
 (about 6 min in all with the defaults).
 """
@@ -60,6 +65,8 @@ PROBE_TIMEOUT = 2.0
 SESSION = 20
 """Requests a new client of the open loop sends on its connection (the loopback's ports, held in
 TIME_WAIT for a minute after each close, bound how many connections a second a run may open)."""
+POLITE_EVERY = 0.05
+"""How often the client that reads ``Retry-After`` asks, when not asked to wait."""
 SLOW = 10.0
 """A request waiting this long is one nobody waits for."""
 
@@ -103,6 +110,7 @@ class Prober:
         self.times: list[float] = []
         self.failures: list[str] = []
         self.heads: list[str] = []
+        self.polite: list[tuple[int, float]] = []
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._probe), threading.Thread(target=self._sample)]
 
@@ -131,18 +139,61 @@ class Prober:
             self.times.append(time.monotonic() - start)
 
     def _sample(self) -> None:
+        """A client that reads ``Retry-After``: one kept-alive connection asking every
+        :data:`POLITE_EVERY` seconds, waiting the time a refusal asks before it asks again.
+        What it meets is what the service does to a request it reads when it is sent."""
         body = BODY.read_bytes()
         request = (
             f"POST {PATH} HTTP/1.1\r\nHost: sample\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
         ).encode() + body
-        while not self._stop.wait(1.0):
+        conn: socket.socket | None = None
+        pause = POLITE_EVERY
+        while not self._stop.wait(pause):
+            pause = POLITE_EVERY
             try:
-                head = _ask(self.service_port, request, timeout=30)
+                if conn is None:
+                    conn = socket.create_connection(("127.0.0.1", self.service_port), timeout=30)
+                start = time.monotonic()
+                conn.sendall(request)
+                head, close = _answer(conn)
             except OSError:
+                if conn is not None:
+                    conn.close()
+                conn = None
                 continue
-            if head.startswith("HTTP/1.1 503"):
+            status = int(head.split(" ", 2)[1])
+            self.polite.append((status, time.monotonic() - start))
+            if status == 503:
                 self.heads.append(head)
+                for line in head.lower().split("\r\n"):
+                    if line.startswith("retry-after:"):
+                        pause = float(line.split(":", 1)[1])
+            if close:
+                conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()
+
+
+def _answer(conn: socket.socket) -> tuple[str, bool]:
+    """An answer's head read off ``conn`` (its body skipped), and whether the connection closes."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            raise ConnectionResetError
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    text = head.decode("latin-1")
+    fields = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in text.split("\r\n")[1:])}
+    length = int(fields.get("content-length", "0"))
+    while len(rest) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            raise ConnectionResetError
+        rest += chunk
+    return text, fields.get("connection", "").lower() == "close"
 
 
 def _ask(port: int, request: bytes, timeout: float = PROBE_TIMEOUT) -> str:
@@ -167,6 +218,8 @@ def summary(run: dict[str, Any], prober: Prober, seconds: float) -> dict[str, An
     # loop runs every request it starts to its end (or its timeout).
     unanswered = max(0, run["started"] - len(answers) - run.get("in_flight_at_end", 0))
     retry_after = all("\r\nretry-after:" in head.lower() for head in prober.heads)
+    polite_ok = [t for status, t in prober.polite if 200 <= status < 300]
+    polite_refused = [t for status, t in prober.polite if status == 503]
     return {
         "answered_per_s": round(len(answers) / seconds),
         "ok_per_s": round(len(ok) / seconds),
@@ -175,6 +228,11 @@ def summary(run: dict[str, Any], prober: Prober, seconds: float) -> dict[str, An
         "refused_per_s": round(len(refused) / seconds),
         "refused_p99_ms": _ms(percentile(refused, 0.99)),
         "refused_max_ms": _ms(max(refused, default=None)),
+        "polite_asked": len(prober.polite),
+        "polite_ok_p99_ms": _ms(percentile(polite_ok, 0.99)),
+        "polite_ok_max_ms": _ms(max(polite_ok, default=None)),
+        "polite_refused": len(polite_refused),
+        "polite_refused_max_ms": _ms(max(polite_refused, default=None)),
         "refusals_sampled": len(prober.heads),
         "refusals_with_retry_after": retry_after if prober.heads else None,
         "other_statuses": others,
@@ -265,7 +323,8 @@ COLUMNS = (
     ("run", "run"), ("answered_per_s", "answered/s"), ("ok_per_s", "2xx/s"), ("ok_p50_ms", "2xx p50 ms"),
     ("ok_p99_ms", "2xx p99 ms"), ("refused_per_s", "503/s"), ("refused_p99_ms", "503 p99 ms"),
     ("refused_max_ms", "503 max ms"), ("over_10s_or_unanswered", "≥10 s or lost"), ("probe_max_ms", "probe max ms"),
-    ("probe_failures", "probe failures"),
+    ("probe_failures", "probe failures"), ("polite_ok_p99_ms", "polite 2xx p99 ms"),
+    ("polite_refused", "polite 503s"), ("polite_refused_max_ms", "polite 503 max ms"),
 )  # fmt: skip
 
 
@@ -281,12 +340,17 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=15, help="length of each run (default 15)")
-    parser.add_argument("--baseline", default=BASELINE, help=f"the release to compare with (default {BASELINE})")
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help=f"the release to compare with (default {BASELINE}; none: this tree only)",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     rows = measure("now", ROOT, health=True, seconds=args.seconds)
-    with baseline_tree(args.baseline) as tree:
-        rows += measure(f"at {args.baseline}", tree, health=False, seconds=args.seconds)
+    if args.baseline != "none":
+        with baseline_tree(args.baseline) as tree:
+            rows += measure(f"at {args.baseline}", tree, health=False, seconds=args.seconds)
     print(table(rows))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -238,6 +238,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             elif not self.admission.admits():
                 self.admission.refuse("queue_full")
                 rest, keep = self._refusal(req), not req.should_close()
+                with contextlib.suppress(BlockingIOError):
+                    rest = rest[client.send(rest) :]
+                if keep and parser.finish_body():
+                    guard.hand_over(self._connection, name, parser, None, rest, True, None, True)
+                elif rest:
+                    guard.hand_over(self._connection, name, parser, None, rest, False)
+                return
             else:
                 guard.hand_over(self._connection, name, parser, req, b"", False, arrived)
                 return
@@ -259,11 +266,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         unsent: bytes,
         keep: bool,
         arrived: float | None = None,
+        refused: bool = False,
     ) -> None:
         """A connection's own greenlet: everything of it that has to wait.
 
         ``req`` is a request parsed but not yet served (``arrived`` then, when known); ``unsent``,
-        the rest of an answer; ``keep``, whether the connection serves another request after that.
+        the rest of an answer; ``keep``, whether the connection serves another request after that;
+        ``refused``, whether that answer refused the request (503) for overload.
         """
         with self._guard(client, req, addr, slots) as guard:
             if unsent:
@@ -271,6 +280,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 client.sendall(unsent)
                 if not keep:
                     return
+            if refused and not self._hold_back():
+                return
             fresh = req is None and not unsent and keep and parser.req_count == 0
             while True:
                 if guard.req is None:
@@ -281,9 +292,13 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                     arrived = None
                 fresh = False
                 client.settimeout(self.limits.body_seconds)
-                keep = self._serve(name, guard.req, client, addr, time.monotonic() if arrived is None else arrived)
+                keep, refused = self._serve(
+                    name, guard.req, client, addr, time.monotonic() if arrived is None else arrived
+                )
                 guard.req = None
                 if not keep:
+                    return
+                if refused and not self._hold_back():
                     return
                 if not parser.finish_body(time.monotonic() + self.limits.body_seconds, self.limits.drain_bytes):
                     return
@@ -291,11 +306,11 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 # run first, or one busy connection would keep the worker to itself.
                 gevent.sleep(0)
 
-    def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> bool:
-        """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded; whether
-        the connection serves another request after it."""
+    def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> tuple[bool, bool]:
+        """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded: whether
+        the connection serves another request after it, and whether this one was refused."""
         if unquote(req.path) in HEALTH_PATHS:
-            return bool(self.handle_request(name, req, client, addr)[1])
+            return bool(self.handle_request(name, req, client, addr)[1]), False
         admission = self.admission
         if admission.admits():
             if self._body_first(req, client):
@@ -305,13 +320,25 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             # The body is read through it too: a body still arriving gives the turn up meanwhile.
             req.unreader.sock = turned
             if admission.serve(arrived, lambda: served.append(self.handle_request(name, req, turned, addr)[1])):
-                return served[0]
+                return served[0], False
         else:
             admission.refuse("queue_full")
-        # The connection stays: refusing the client's next request costs less than a new
-        # connection, and a client that closes on an error closes it itself.
+        # The connection stays (a new one would cost the worker more), held back (_hold_back).
         client.sendall(self._refusal(req))
-        return not req.should_close()
+        return not req.should_close(), True
+
+    def _hold_back(self) -> bool:
+        """After a refusal, read the connection's next request only once its ``Retry-After`` has
+        passed: a client that asks again at once (most do not read the header) is slowed down by
+        its own connection, at no cost to the worker, instead of being refused in a loop that
+        would leave the worker no time to compute. False when the worker stops meanwhile."""
+        current = gevent.getcurrent()
+        self._idle.add(current)
+        try:
+            gevent.sleep(self.admission_limits.retry_after_seconds)
+        finally:
+            self._idle.discard(current)
+        return bool(self.alive)
 
     def _body_first(self, req: Any, client: Any) -> bool:
         """Read the rest of a small body of known length before its request queues: a request
