@@ -99,15 +99,18 @@ NOTHING_CHECKED = "nothing-checked"
 
 
 class JUnitReport:
-    def __init__(self, path: str, name: str, command: str, suites: Sequence[str]) -> None:
+    def __init__(
+        self, path: str, name: str, command: str, suites: Sequence[str], classnames: Sequence[str] | None = None
+    ) -> None:
         """A report named ``name`` (the command's, in every language) at ``path``, a suite per
-        file of ``suites`` (their names as given), their test cases' class names from ``command``."""
+        file of ``suites`` (their names as given), their test cases' class names from ``command``
+        unless ``classnames`` gives each suite's."""
         check_writable(path)
         self.path = path
         self.name = name
         self.command = command
         self._names = list(suites)
-        self._classnames = [classname(command, suite) for suite in suites]
+        self._classnames = list(classnames) if classnames is not None else [classname(command, s) for s in suites]
         self._files = len(self._names)
         self._current = -1
         self._counts = dict.fromkeys(("tests", *_COUNTED), 0)  # the current suite's
