@@ -52,7 +52,13 @@ def said_text(said: Said, pointers: Sequence[str], expected: dict[str, Any]) -> 
 
 
 def kit_text(disagreement: Disagreement) -> str:
-    return "; ".join(f"{p} {shown(disagreement.expected[p])}" for p in disagreement.pointers)
+    """What the kit expects where implementations disagree: a refusal and the faults it locates,
+    or the values at the pointers in question (all the case's, when no answer differs from it)."""
+    case = disagreement.row.case
+    if case.expect_problem is not None:
+        return say("matrix.kit_refusal", pointers=", ".join(case.expect_problem.pointers) or "/")
+    expected = disagreement.expected or case.expect
+    return "; ".join(f"{p} {shown(expected[p])}" for p in (disagreement.pointers or expected))
 
 
 def counts_cell(counts: Counts) -> str:
@@ -147,12 +153,13 @@ def _junit_name(name: str) -> str:
 def write_junit(path: str, files: Sequence[CaseFile], matrix: Matrix) -> None:
     """A suite per implementation and case file (``NAME: cases/…json``), a test case per case;
     each class name holds the implementation (``tarot_rules.conformance.NAME.legal_cards.excuse``)."""
-    suites, classnames = [], []
+    suites, classnames, paths = [], [], []
     for c in matrix.columns:
         for f in files:
             suites.append(f"{c.name}: {f.path}")
             classnames.append(classname(f"conformance.{_junit_name(c.name)}", f.path))
-    report = JUnitReport(path, JUNIT_NAME, "conformance", suites, classnames)
+            paths.append(f.path)
+    report = JUnitReport(path, JUNIT_NAME, "conformance", suites, classnames, paths)
     try:
         for i, c in enumerate(matrix.columns):
             for _, outcome in c.ran:
