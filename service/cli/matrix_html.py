@@ -20,7 +20,7 @@ from .errors import CommandError
 from .html import _ENVIRONMENT
 from .matrix_report import kit_text, outcome_line, policy, said_text, sections, verdict
 from .outcome import Outcome, Status
-from .words import language, number, say
+from .words import labelled, language, number, say
 
 LISTED = 200
 """Rows of the disagreements and of the cases every implementation fails drawn; the others counted."""
@@ -69,7 +69,6 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 <td class="n">{{ c.cases }}</td><td class="n">{{ c.passed }}</td><td class="n">{{ c.failed }}</td>
 <td class="n">{{ c.skipped }}</td></tr>
 {% endfor %}</table>
-<p>{{ policy }}</p>
 <h2>{{ t.matrix }}</h2>
 <div class="matrix" style="--columns: minmax(14rem, 2fr) repeat({{ columns|length }}, minmax(7rem, 1fr))">
 <div class="line head"><span>{{ t.topic }}</span>
@@ -197,8 +196,7 @@ def write_matrix_html(path: str, matrix: Matrix) -> None:
         lang=language(),
         t=_texts(),
         passed=matrix.passed(),
-        verdict=verdict(matrix),
-        policy=policy(matrix),
+        verdict=labelled(policy(matrix), verdict(matrix)),
         columns=columns,
         operations=operations,
         disagreements_title=say("matrix.report.disagreements", len(disagreements)),
