@@ -24,7 +24,7 @@ import orjson
 
 from .casefiles import Case, CaseFile
 from .client import ServiceUrl, url_argument
-from .conformance_run import Counts, Ran, Summary, run_cases
+from .conformance_run import ORDER, Counts, Ran, Summary, run_cases
 from .implementations import GoneError
 from .outcome import MISSING, Outcome, Status
 from .words import say
@@ -193,7 +193,9 @@ class Matrix:
     def by(self, what: str) -> dict[str, list[Counts]]:
         """Counts per implementation by ``operation`` or ``topic``, in kit order."""
         out: dict[str, list[Counts]] = {}
-        for row in self.rows:
+        # The operations in the contract's order, as a run of one lists them; topics in kit order within.
+        known = {path: i for i, path in enumerate(ORDER)}
+        for row in sorted(self.rows, key=lambda r: known.get(r.case.operation, len(known))):
             label = row.case.operation if what == "operation" else topic(row.case)
             counts = out.setdefault(label, [Counts() for _ in self.columns])
             for c, outcome in zip(counts, row.outcomes, strict=True):
