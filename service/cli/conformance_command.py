@@ -3,7 +3,9 @@
 Each case of the kit (see :mod:`.casefiles`) poses its request to the implementation under test
 (:mod:`.implementations`), either a service speaking this one's HTTP API (``--url``) or a program
 speaking the kit's line protocol on its standard input and output (``--harness``), and compares
-the answer with the case's expectations (:mod:`.conformance_run`). It prints a summary and the
+the answer with the case's expectations (:mod:`.conformance_run`). ``--implementation NAME=…``,
+repeated, runs several side by side into one matrix (:mod:`.conformance_matrix`, its reports
+:mod:`.matrix_report` and :mod:`.matrix_html`), whose exit status follows ``--require``. It prints a summary and the
 failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on

@@ -24,7 +24,7 @@ import orjson
 
 from .casefiles import Case, CaseFile
 from .client import ServiceUrl, url_argument
-from .conformance_run import ORDER, Counts, Ran, Summary, run_cases
+from .conformance_run import ORDER, Counts, Ran, Summary, in_one, run_cases
 from .implementations import GoneError
 from .outcome import MISSING, Outcome, Status
 from .words import say
@@ -237,10 +237,10 @@ class Matrix:
             if why is None:
                 continue
             if not self.rows and self.unmatched:
-                why = "; ".join(self.unmatched)
+                why = in_one(self.unmatched)
             return say("matrix.nothing_checked", name=column.name, reason=why)
         if self.unmatched:
-            return say("conformance.filter_checked_nothing", reason="; ".join(self.unmatched))
+            return say("conformance.filter_checked_nothing", reason=in_one(self.unmatched))
         return None
 
     def failing(self) -> list[Column]:

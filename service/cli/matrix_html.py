@@ -17,7 +17,7 @@ from typing import Any
 from .conformance_matrix import Matrix, topic
 from .conformance_run import Counts
 from .errors import CommandError
-from .html import _ENVIRONMENT
+from .html import ENVIRONMENT
 from .matrix_report import kit_text, outcome_line, policy, said_text, sections, verdict
 from .outcome import Outcome, Status
 from .words import labelled, language, number, say
@@ -192,7 +192,7 @@ def write_matrix_html(path: str, matrix: Matrix) -> None:
     ]
     disagreements = matrix.disagreements()
     failed = matrix.all_failed()
-    page = _ENVIRONMENT.from_string(_TEMPLATE).render(
+    page = ENVIRONMENT.from_string(_TEMPLATE).render(
         lang=language(),
         t=_texts(),
         passed=matrix.passed(),

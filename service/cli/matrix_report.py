@@ -15,8 +15,8 @@ from typing import IO, Any
 
 from .casefiles import Case, CaseFile
 from .conformance_matrix import ALL, Disagreement, Matrix, Said, topic
-from .conformance_report import JUNIT_NAME, VALUE_CHARS, _skipper, _table, code, first_difference, junit_case
-from .conformance_run import Counts
+from .conformance_report import JUNIT_NAME, VALUE_CHARS, code, first_difference, junit_case, markdown_table, skipper
+from .conformance_run import Counts, in_one
 from .implementations import cut
 from .junit import JUnitReport, classname
 from .outcome import MISSING, Outcome, Status
@@ -48,7 +48,7 @@ def said_text(said: Said, pointers: Sequence[str], expected: dict[str, Any]) -> 
         return say("matrix.said.as_the_kit")
     # Only where it differs from the kit; where it agrees, that is said once.
     parts = [f"{p} {shown(said.values[p])}" for p in pointers if said.values[p] != expected[p]]
-    return "; ".join(parts) or say("matrix.said.as_the_kit")
+    return in_one(parts) if parts else say("matrix.said.as_the_kit")
 
 
 def kit_text(disagreement: Disagreement) -> str:
@@ -58,7 +58,7 @@ def kit_text(disagreement: Disagreement) -> str:
     if case.expect_problem is not None:
         return say("matrix.kit_refusal", pointers=", ".join(case.expect_problem.pointers) or "/")
     expected = disagreement.expected or case.expect
-    return "; ".join(f"{p} {shown(expected[p])}" for p in (disagreement.pointers or expected))
+    return in_one([f"{p} {shown(expected[p])}" for p in (disagreement.pointers or expected)])
 
 
 def counts_cell(counts: Counts) -> str:
@@ -79,7 +79,7 @@ def verdict(matrix: Matrix) -> str:
         return say("matrix.verdict.failed", reason=nothing)
     failing = matrix.failing()
     if failing:
-        reasons = "; ".join(say("matrix.verdict.failing", c.summary.total.failed, name=c.name) for c in failing)
+        reasons = in_one([say("matrix.verdict.failing", c.summary.total.failed, name=c.name) for c in failing])
         return say("matrix.verdict.failed", reason=reasons)
     return say("matrix.verdict.passed")
 
@@ -192,7 +192,7 @@ def markdown(matrix: Matrix) -> str:
         t = c.summary.total
         name = f"**{c.name}**" if matrix.required == c.name else c.name
         rows.append([name, code(c.described), *map(number, (t.cases, t.passed, t.failed, t.skipped))])
-    lines += _table(headers, rows, 4)
+    lines += markdown_table(headers, rows, 4)
     for c in matrix.columns:
         if c.unreached:
             lines += ["", say("matrix.unreached", name=c.name, reason=c.unreached)]
@@ -203,7 +203,7 @@ def markdown(matrix: Matrix) -> str:
     for op, counts in matrix.by("operation").items():
         topic_rows.append([f"**{code(op)}**", *(f"**{counts_cell(c)}**" for c in counts)])
         topic_rows += [[code(t), *map(counts_cell, tc)] for t, tc in by_topic.items() if operation_of[t] == op]
-    lines += _table((say("matrix.report.topic"), *matrix.names), topic_rows, len(matrix.names))
+    lines += markdown_table((say("matrix.report.topic"), *matrix.names), topic_rows, len(matrix.names))
     disagreements = matrix.disagreements()
     lines += ["", "## " + say("matrix.report.disagreements", len(disagreements)), ""]
     if disagreements:
@@ -223,7 +223,7 @@ def markdown(matrix: Matrix) -> str:
             ]
             for d in disagreements[:REPORT_LISTED]
         ]
-        lines += _table(headers, rows, 0)
+        lines += markdown_table(headers, rows, 0)
         if len(disagreements) > REPORT_LISTED:
             lines += ["", say("matrix.more", len(disagreements) - REPORT_LISTED)]
     else:
@@ -236,7 +236,7 @@ def markdown(matrix: Matrix) -> str:
         rows = [
             [code(r.case.id), sections(r.case), *(outcome_line(o) for o in r.outcomes)] for r in failed[:REPORT_LISTED]
         ]
-        lines += _table(headers, rows, 0)
+        lines += markdown_table(headers, rows, 0)
         if len(failed) > REPORT_LISTED:
             lines += ["", say("matrix.more", len(failed) - REPORT_LISTED)]
     else:
@@ -250,6 +250,6 @@ def markdown(matrix: Matrix) -> str:
             say("conformance.report.header.cases"),
             say("conformance.report.header.reason"),
         )
-        rows = [[c.name, _skipper(tag), number(n), why] for c, tag, why, n in skips]
-        lines += _table(headers, rows, 0)
+        rows = [[c.name, skipper(tag), number(n), why] for c, tag, why, n in skips]
+        lines += markdown_table(headers, rows, 0)
     return "\n".join(lines) + "\n"
