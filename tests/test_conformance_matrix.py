@@ -25,6 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service.cli.casefiles import Case
+from service.cli.conformance_matrix import Column, Matrix
+from service.cli.outcome import Difference, Outcome, Status
 
 from .browser import dump_dom, needs_browser
 from .commandline import count, tarot_rules
@@ -385,3 +391,58 @@ def test_in_a_browser_the_matrix_shows_the_wrong_column_and_opens_onto_the_reaso
     assert visible == "true" and reason in why  # an opened mark says why
     assert background == "rgb(255, 217, 217)"
     assert columns.split(",")[1:] == ["right", "wrong"]
+
+
+# What an implementation may do with a case: pass it, answer 1 or 2 where the case expects 0,
+# give no answer, or skip it.
+ACTS = st.sampled_from(["pass", 1, 2, "none", "skip"])
+
+
+def _outcome(case: Case, act: Any) -> Outcome:
+    if act == "pass":
+        return Outcome(0, case.number, case.id, Status.PASSED)
+    if act == "skip":
+        return Outcome(0, case.number, case.id, Status.SKIPPED, note="no", skip=("", "no"))
+    if act == "none":
+        return Outcome(0, case.number, case.id, Status.FAILED, note="it could not answer")
+    return Outcome(0, case.number, case.id, Status.FAILED, differences=(Difference("/x", 0, act),))
+
+
+@given(
+    acts=st.lists(st.lists(ACTS, min_size=1, max_size=4), max_size=12),
+    required=st.sampled_from(["all", "i0", "i1"]),
+)
+def test_the_matrix_of_any_outcomes(acts: list[list[Any]], required: str) -> None:
+    width = min((len(a) for a in acts), default=2)
+    acts = [a[:width] for a in acts]
+    winner = "/v1/tricks/winner"
+    cases = [
+        Case(
+            f"cases/op/t{n % 3}.json", n + 1, f"op/t{n % 3}/{n:03}", "", ("7",), (), winner, {}, {"/x": 0}, frozenset()
+        )
+        for n in range(len(acts))
+    ]
+    columns = [
+        Column(f"i{i}", "x", [(case, _outcome(case, a[i])) for case, a in zip(cases, acts, strict=True)])
+        for i in range(width)
+    ]
+    if required not in {c.name for c in columns}:
+        required = "all"
+    matrix = Matrix(columns, required)
+    # Every case is passed, failed or skipped for each, and the topics add up to the totals.
+    for i, column in enumerate(columns):
+        assert column.summary.total.cases == len(cases)
+        topics = [counts[i] for counts in matrix.by("topic").values()]
+        for status in ("passed", "failed", "skipped"):
+            assert sum(getattr(c, status) for c in topics) == getattr(column.summary.total, status)
+    # A disagreement: two implementations or more gave an answer (or none) and not the same one.
+    said = [[a for a in row if a != "skip"] for row in acts]
+    expected = [c.id for c, s in zip(cases, said, strict=True) if len(s) >= 2 and len(set(s)) > 1]
+    assert [d.row.case.id for d in matrix.disagreements()] == expected
+    # Failed by all: two implementations or more checked it, and none passed.
+    expected = [c.id for c, s in zip(cases, said, strict=True) if len(s) >= 2 and "pass" not in s]
+    assert [r.case.id for r in matrix.all_failed()] == expected
+    # The policy: the implementations it judges checked something and failed nothing.
+    judged = [i for i in range(width) if required in ("all", f"i{i}")]
+    ok = all(any(row[i] != "skip" for row in acts) and all(row[i] in ("pass", "skip") for row in acts) for i in judged)
+    assert matrix.passed() == ok
