@@ -116,7 +116,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# magmacrunch-tarot, a published engine the conformance kit runs side by side with the service
+# (tests/test_conformance_matrix.py), in a virtualenv of its own: nothing of it enters .venv. Its
+# install needs the package registry; where pip cannot reach it, its log says why and the
+# side-by-side test fails, quoting it (it is never skipped).
+MAGMACRUNCH_VENV := .venv-magmacrunch
+$(MAGMACRUNCH_VENV)/.installed: requirements/magmacrunch.txt
+	@echo "installing magmacrunch-tarot (requirements/magmacrunch.txt) into $(MAGMACRUNCH_VENV), for the conformance kit's side-by-side test"
+	test -x $(MAGMACRUNCH_VENV)/bin/python || $(PYTHON) -m venv $(MAGMACRUNCH_VENV)
+	$(MAGMACRUNCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps \
+		-r requirements/magmacrunch.txt >$(MAGMACRUNCH_VENV)/install.log 2>&1 \
+		|| { cat $(MAGMACRUNCH_VENV)/install.log; exit 1; }
+	touch $@
+
 unit: $(STAMP) $(CATALOGS) $(COMPILED_STAMP)
+	-@$(MAKE) --no-print-directory $(MAGMACRUNCH_VENV)/.installed
 	$(BIN)/pytest -n 2 -m "not image"
 
 # The image's tests (tests/test_image*.py: the image built, run as the Deployment runs it,
@@ -191,4 +205,4 @@ lock: $(STAMP)
 	$(PIP_COMPILE) --extra dev -c requirements/build.lock -o requirements/dev.lock pyproject.toml requirements/build.in
 
 clean:
-	rm -rf $(VENV) $(BUILD_VENV) $(BENCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so
+	rm -rf $(VENV) $(BUILD_VENV) $(BENCH_VENV) $(MAGMACRUNCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so

@@ -42,6 +42,7 @@ SAME_IN_BOTH = {
     "remote.wrong_type",
     "html.seat_role",
     "html.face.excuse",
+    "matrix.sections",
 }
 """Keys whose French text is the English one."""
 

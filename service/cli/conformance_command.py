@@ -3,7 +3,9 @@
 Each case of the kit (see :mod:`.casefiles`) poses its request to the implementation under test
 (:mod:`.implementations`), either a service speaking this one's HTTP API (``--url``) or a program
 speaking the kit's line protocol on its standard input and output (``--harness``), and compares
-the answer with the case's expectations (:mod:`.conformance_run`). It prints a summary and the
+the answer with the case's expectations (:mod:`.conformance_run`). ``--implementation NAME=…``,
+repeated, runs several side by side into one matrix (:mod:`.conformance_matrix`, its reports
+:mod:`.matrix_report` and :mod:`.matrix_html`), whose exit status follows ``--require``. It prints a summary and the
 failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on
@@ -21,12 +23,17 @@ from typing import Any
 
 from service.contract.operations import IN_THE_KIT
 
-from .casefiles import default_kit, load_kit
+from .casefiles import CaseFile, default_kit, load_kit
 from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
+from .conformance_matrix import ALL, Column, Matrix, check_names, implementation_argument, unreached_cases
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
-from .conformance_run import Summary, run_cases, select
+from .conformance_run import Selection, Summary, run_cases, select
 from .errors import PROG, CommandError
 from .implementations import TIMEOUT, Harness, Implementation, Service
+from .matrix_html import write_matrix_html
+from .matrix_report import markdown as matrix_markdown
+from .matrix_report import print_matrix
+from .matrix_report import write_junit as write_matrix_junit
 from .words import say
 
 
@@ -46,6 +53,14 @@ def add_parser(commands: Any) -> None:
     implementation = parser.add_mutually_exclusive_group(required=True)
     implementation.add_argument("--url", type=url_argument, help=say("conformance.help.url"))
     implementation.add_argument("--harness", metavar="COMMAND", help=say("conformance.help.harness"))
+    implementation.add_argument(
+        "--implementation",
+        type=implementation_argument,
+        action="append",
+        metavar="NAME=URL|COMMAND",
+        help=say("conformance.help.implementation"),
+    )
+    parser.add_argument("--require", default=ALL, metavar="all|NAME", help=say("conformance.help.require"))
     parser.add_argument(
         "--operation",
         action="append",
@@ -99,6 +114,10 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.junit, args.report, args.html):
         if path is not None:
             _check_writable(path)
+    if args.implementation:
+        return run_matrix(args, files, selection)
+    if args.require != ALL:
+        raise CommandError(say("matrix.require_without_implementations"))
     implementation: Implementation
     if args.url is not None:
         implementation = Service(args.url, args.timeout, Patience(args.overload_wait))
@@ -125,3 +144,46 @@ def run(args: argparse.Namespace) -> int:
         print(say("cli.failed", prog=PROG, message=nothing), file=sys.stderr)
         return 1
     return 1 if summary.total.failed else 0
+
+
+def run_matrix(args: argparse.Namespace, files: list[CaseFile], selection: Selection) -> int:
+    """Every selected case posed to each implementation named, one after the other; one report.
+    Exits 2 when an implementation the policy judges could not be reached, else 0 or 1 by the policy."""
+    try:
+        check_names(args.implementation, args.require)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(str(exc)) from None
+    columns = []
+    for named in args.implementation:
+        target = named.url.url if named.url is not None else named.command
+        print(say("matrix.running", name=named.name, target=target), file=sys.stderr)
+        implementation: Implementation | None = None
+        try:
+            if named.url is not None:
+                implementation = Service(named.url, args.timeout, Patience(args.overload_wait))
+            else:
+                implementation = Harness(named.command, args.timeout)
+            ran = run_cases(files, selection.cases, args.skip_tag, implementation)
+            columns.append(Column(named.name, target, ran))
+        except CommandError as exc:  # not reached, or ended before its first answer: its cases fail
+            print(say("cli.failed", prog=PROG, message=str(exc)), file=sys.stderr)
+            ran = unreached_cases(files, selection.cases, args.skip_tag, str(exc))
+            columns.append(Column(named.name, target, ran, unreached=str(exc)))
+        finally:
+            if implementation is not None:
+                implementation.close()
+    matrix = Matrix(columns, args.require, selection.unmatched)
+    if args.junit is not None:
+        write_matrix_junit(args.junit, files, matrix)
+    if args.html is not None:
+        write_matrix_html(args.html, matrix)
+    if args.report is not None:
+        write_markdown(args.report, matrix_markdown(matrix))
+    print_matrix(matrix, sys.stdout, details=not args.quiet)
+    if any(c.unreached for c in matrix.judged()):
+        return 2
+    nothing = matrix.unchecked()
+    if nothing is not None:
+        print(say("cli.failed", prog=PROG, message=nothing), file=sys.stderr)
+        return 1
+    return 0 if matrix.passed() else 1

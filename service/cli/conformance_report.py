@@ -84,7 +84,7 @@ def print_summary(summary: Summary, out: IO[str]) -> None:
         print(f"{operation:<{width}}" + "".join(f"{number(v):>{column}}" for v in _counts(counts)), file=out)
 
 
-def _skipper(tag: str) -> str:
+def skipper(tag: str) -> str:
     """What skipped cases: the tag given with --skip-tag, or the implementation."""
     return say("conformance.skipped_by_implementation") if tag == BY_THE_IMPLEMENTATION else tag
 
@@ -93,7 +93,7 @@ def print_details(summary: Summary, out: IO[str]) -> None:
     if summary.skips:
         print("\n" + say("conformance.skips"), file=out)
         for (tag, why), count in summary.skips.items():
-            print("  " + labelled(f"{_skipper(tag)} ({number(count)})", why), file=out)
+            print("  " + labelled(f"{skipper(tag)} ({number(count)})", why), file=out)
     if not summary.failures and not summary.unasked:
         return
     print("\n" + say("conformance.failures"), file=out)
@@ -157,7 +157,7 @@ def code(text: str) -> str:
     return f"{fence}{padding}{text}{padding}{fence}"
 
 
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: int) -> Iterator[str]:
+def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: int) -> Iterator[str]:
     """A Markdown table whose last ``numeric`` columns are right-aligned."""
     yield "| " + " | ".join(headers) + " |"
     yield "|" + "|".join("---:" if i >= len(headers) - numeric else "---" for i in range(len(headers))) + "|"
@@ -197,11 +197,11 @@ def markdown(summary: Summary, implementation: str) -> str:
     lines += ["## " + say("conformance.report.by_operation"), ""]
     rows = [_count_row(code(op), counts) for op, counts in summary.operations.items()]
     rows.append(_count_row(f"**{say('conformance.report.total')}**", total))
-    lines += _table((say("conformance.report.header.operation"), *count_headers), rows, 4)
+    lines += markdown_table((say("conformance.report.header.operation"), *count_headers), rows, 4)
     lines += ["", "## " + say("conformance.report.by_tag"), ""]
     if summary.tags:
         rows = [_count_row(code(tag), counts) for tag, counts in summary.tags.items()]
-        lines += _table((say("conformance.report.header.tag"), *count_headers), rows, 4)
+        lines += markdown_table((say("conformance.report.header.tag"), *count_headers), rows, 4)
     else:
         lines.append(none)
     if summary.skips:
@@ -212,10 +212,10 @@ def markdown(summary: Summary, implementation: str) -> str:
             say("conformance.report.header.reason"),
         )
         rows = [
-            [f"*{_skipper(tag)}*" if tag == BY_THE_IMPLEMENTATION else code(tag), number(count), why]
+            [f"*{skipper(tag)}*" if tag == BY_THE_IMPLEMENTATION else code(tag), number(count), why]
             for (tag, why), count in summary.skips.items()
         ]
-        lines += _table(headers, rows, 0)
+        lines += markdown_table(headers, rows, 0)
     lines += ["", "## " + say("conformance.report.failures"), ""]
     if summary.failures or summary.unasked:
         lines += _failure_rows(summary)
@@ -236,7 +236,7 @@ def _failure_rows(summary: Summary) -> list[str]:
         [code(c.id), code(c.file), code(first_difference(o)), cut(faults_summary(o.faults), VALUE_CHARS)]
         for c, o in summary.failures[:REPORT_LISTED]
     ]
-    lines = list(_table(failure_headers, rows, 0))
+    lines = list(markdown_table(failure_headers, rows, 0))
     if len(summary.failures) > REPORT_LISTED:
         lines += ["", say("conformance.report.more", len(summary.failures) - REPORT_LISTED)]
     if summary.unasked:

@@ -266,7 +266,7 @@ class HtmlReport:
 
     def write(self) -> None:
         texts = _texts(self.kind)
-        page = _ENVIRONMENT.from_string(_TEMPLATE).render(
+        page = ENVIRONMENT.from_string(_TEMPLATE).render(
             lang=self.language,
             columns=self.columns,
             t=texts,
@@ -283,7 +283,7 @@ class HtmlReport:
             f.write(page)
 
 
-_ENVIRONMENT = Environment(autoescape=True)
+ENVIRONMENT = Environment(autoescape=True)
 
 
 def _texts(kind: str) -> dict[str, str]:

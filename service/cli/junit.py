@@ -99,15 +99,26 @@ NOTHING_CHECKED = "nothing-checked"
 
 
 class JUnitReport:
-    def __init__(self, path: str, name: str, command: str, suites: Sequence[str]) -> None:
+    def __init__(
+        self,
+        path: str,
+        name: str,
+        command: str,
+        suites: Sequence[str],
+        classnames: Sequence[str] | None = None,
+        files: Sequence[str] | None = None,
+    ) -> None:
         """A report named ``name`` (the command's, in every language) at ``path``, a suite per
-        file of ``suites`` (their names as given), their test cases' class names from ``command``."""
+        file of ``suites`` (their names as given), their test cases' class names from ``command``
+        unless ``classnames`` gives each suite's, and their ``file`` the suite's name unless
+        ``files`` gives each suite's."""
         check_writable(path)
         self.path = path
         self.name = name
         self.command = command
         self._names = list(suites)
-        self._classnames = [classname(command, suite) for suite in suites]
+        self._paths = list(files) if files is not None else self._names[:]
+        self._classnames = list(classnames) if classnames is not None else [classname(command, s) for s in suites]
         self._files = len(self._names)
         self._current = -1
         self._counts = dict.fromkeys(("tests", *_COUNTED), 0)  # the current suite's
@@ -146,7 +157,7 @@ class JUnitReport:
             self._next_suite()
         element = ET.Element("testcase", name=xml_text(case.name), classname=self._classnames[case.file_no])
         if case.file_no < self._files:
-            element.set("file", xml_text(self._names[case.file_no]))
+            element.set("file", xml_text(self._paths[case.file_no]))
         element.set("time", _seconds(case.seconds))
         if case.line is not None:
             element.set("line", str(case.line))
