@@ -83,7 +83,24 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
             {"record": deal_request(four)},
         ],
     }
-    return {**VALID, "/v1/deals/evaluate": deal_request(four), "/v1/games/score": game}
+    return {**VALID, "/v1/deals/evaluate": deal_request(four), "/v1/games/score": game, SEATING: seating_body()}
+
+
+SEATING = "/v1/tournaments/seating"
+SIXTEEN = [f"{seat}{table}" for table in range(1, 5) for seat in "NSEW"]
+
+
+def seating_body() -> dict[str, Any]:
+    """A tournament of 16 players, its first position played (each table of one orientation)."""
+    played = [{"tables": [{"table": t + 1, "seats": SIXTEEN[t::4]} for t in range(4)]}]
+    return {
+        "players": SIXTEEN,
+        "positions": 5,
+        "played": played,
+        "forbidden": [["N1", "N2"]],
+        "fixed": [{"player": "E3", "table": 2}],
+        "seed": "club-night",
+    }
 
 
 @cache
@@ -190,7 +207,7 @@ def cases_for(path: str) -> list[BadRequest]:
     add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
     add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
     add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
-    if path not in ("/v1/tricks/winner", "/v1/games/score"):  # each of its deals says its rules
+    if path not in ("/v1/tricks/winner", "/v1/games/score", SEATING):  # no rules, or each deal's own
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
         add("rules_flag_string", encode({**base, "rules": {"pousse_alias": "yes"}}), 422, pointer="/rules/pousse_alias")
@@ -291,9 +308,61 @@ def cases_for(path: str) -> list[BadRequest]:
         )
         add("game_claims_net_length", encode({**base, "claims": {"net": [0, 0]}}), 422, pointer="/claims/net")
 
+    if path == SEATING:
+        c += _seating_cases(base)
+
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
     return c
+
+
+def _seating_cases(base: dict[str, Any]) -> list[BadRequest]:
+    """A tournament's seating (rules.md §16.5): each field's own faults, and the rules across them."""
+    table = base["played"][0]["tables"][0]
+    one = {"tables": [table, *base["played"][0]["tables"][1:]]}
+    cases = {
+        "players_one_string": ({**base, "players": "N1"}, "/players"),
+        "player_twice": ({**base, "players": [*SIXTEEN, "N1"]}, "/players/16"),
+        "player_empty_id": ({**base, "players": ["", *SIXTEEN[1:]]}, "/players/0"),
+        "player_id_too_long": ({**base, "players": ["x" * 41, *SIXTEEN[1:]]}, "/players/0"),
+        "player_id_integer": ({**base, "players": [1, *SIXTEEN[1:]]}, "/players/0"),
+        "five_players_without_tables_of_five": (
+            {**base, "players": SIXTEEN[:5], "played": [], "fixed": []},
+            "/players",
+        ),
+        "positions_zero": ({**base, "positions": 0}, "/positions"),
+        "positions_sixteen": ({**base, "positions": 16}, "/positions"),
+        "played_beyond_positions": ({**base, "positions": 1, "played": [one, one]}, "/played"),
+        "every_position_played": ({**base, "positions": 1}, "/seat"),
+        "seat_unknown": ({**base, "seat": "all"}, "/seat"),
+        "seed_missing_to_seat": ({k: v for k, v in base.items() if k != "seed"}, "/seed"),
+        "seed_empty": ({**base, "seed": ""}, "/seed"),
+        "position_not_an_object": ({**base, "played": [[table]]}, "/played/0"),
+        "position_without_tables": ({**base, "played": [{"tables": []}]}, "/played/0/tables"),
+        "table_zero": ({**base, "played": [{"tables": [{**table, "table": 0}]}]}, "/played/0/tables/0/table"),
+        "table_nine_seats": (
+            {**base, "played": [{"tables": [{**table, "seats": SIXTEEN[:9]}]}]},
+            "/played/0/tables/0/seats",
+        ),
+        "table_no_seats": ({**base, "played": [{"tables": [{**table, "seats": []}]}]}, "/played/0/tables/0/seats"),
+        "table_unknown_field": (
+            {**base, "played": [{"tables": [{**table, "orientation": "N"}]}]},
+            "/played/0/tables/0/orientation",
+        ),
+        "forbidden_three_players": ({**base, "forbidden": [["N1", "N2", "N3"]]}, "/forbidden/0"),
+        "forbidden_same_player": ({**base, "forbidden": [["N1", "N1"]]}, "/forbidden/0"),
+        "fixed_not_a_player": ({**base, "fixed": [{"player": "Z9", "table": 1}]}, "/fixed/0/player"),
+        "fixed_twice": (
+            {**base, "fixed": [{"player": "E3", "table": 2}, {"player": "E3", "table": 3}]},
+            "/fixed/1/player",
+        ),
+        "fixed_beyond_the_tables": ({**base, "fixed": [{"player": "E3", "table": 5}]}, "/fixed/0/table"),
+        "tables_of_five_string": ({**base, "tables_of_five": "yes"}, "/tables_of_five"),
+    }
+    out = [BadRequest(f"seating_{name}", SEATING, encode(body), 422, pointer=at) for name, (body, at) in cases.items()]
+    surrogate = encode({**base, "players": ["@@", *SIXTEEN[1:]]}).replace(b'"@@"', b'"\\ud800"')
+    out.append(BadRequest("seating_player_lone_surrogate", SEATING, surrogate, 422, pointer="/players/0"))
+    return out
 
 
 def corpus() -> list[BadRequest]:

@@ -63,6 +63,11 @@ SOUND: dict[str, dict[str, Any]] = {
         "players": 4, "names": ["N", "E", "S", "W"], "table": "1", "draw": ["10H", "10C", "5T", "KS"],
         "deals": [ENTRY], "claims": {"net": [0, 0, 0, 0], "rows": [[0, 0, 0, 0]]},
     },
+    "/v1/tournaments/seating": {
+        "players": ["A", "B", "C", "D"], "positions": 2,
+        "played": [{"tables": [{"table": 1, "seats": ["A", "B", "C", "D"]}]}], "seat": "next",
+        "forbidden": [["A", "E"]], "fixed": [{"player": "A", "table": 1}], "tables_of_five": False, "seed": "x",
+    },
 }  # fmt: skip
 ENTRIES = {"record": {"record": DEAL}, "not_played": {"dealer": 0, "not_played": {"reason": "redeal"}}}
 """The sheet's other kinds of entry, for the fields inside them."""

@@ -78,6 +78,23 @@ OPERATION_FAULTS: dict[str, tuple[dict[str, Any], list[Fault]]] = {
             ("/claims", {"net": [0, 0]}, "/claims/net", True),
         ],
     ),
+    "/v1/tournaments/seating": (
+        {
+            "players": ["A", "B", "C", "D", "E", "F", "G", "H"],
+            "positions": 2,
+            "seed": "x",
+            "forbidden": [["A", "B"]],
+            "fixed": [{"player": "A", "table": 1}],
+        },
+        [
+            ("/tables_of_five", "yes", "/tables_of_five", False),
+            ("/seat", "all", "/seat", False),
+            ("/played", [{"tables": []}], "/played/0/tables", False),
+            ("/players", ["A", "B", "C", "D", "E", "F", "G", "H", "A"], "/players/8", True),
+            ("/forbidden/0", ["C", "C"], "/forbidden/0", True),
+            ("/fixed/0/player", "Z", "/fixed/0/player", True),
+        ],
+    ),
 }
 
 

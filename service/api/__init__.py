@@ -21,7 +21,7 @@ from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 from . import problems
 from .layers import cors, language, requestid, telemetry
 from .meta import docs, health, spec
-from .operations import batch, dealing, evaluate, games, scoring, tricks
+from .operations import batch, dealing, evaluate, games, scoring, tournaments, tricks
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -136,6 +136,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(evaluate.blp)
     api.register_blueprint(batch.blp)
     api.register_blueprint(games.blp)
+    api.register_blueprint(tournaments.blp)
     api.spec.components.schema("BatchLine", schema=BatchLineSchema)  # named by the NDJSON answer's doc
     app.add_url_rule("/openapi.yaml", "openapi_yaml", spec.openapi_yaml)
     docs.register(app)

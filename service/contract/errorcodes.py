@@ -55,6 +55,19 @@ class FieldErrorCode(Verdict):
         "A game's deal for another number of players than the game's: a change of players starts a new sheet (§15).",
     )
     UNSCORED_RECORD = "unscored_record", "A game's record with no row: unfinished, or faulty before its end (§14)."
+    # A tournament's seating (§16.5).
+    DUPLICATE_PLAYER = "duplicate_player", "A tournament's seating: a player listed twice."
+    NO_TABLES = (
+        "no_tables",
+        "A tournament's seating: no tables of 3 and 4 seat this many players (5 without tables of 5).",
+    )
+    POSITIONS_PLAYED = (
+        "positions_played",
+        "A tournament's seating: more positions played than the tournament has, or none left to seat.",
+    )
+    SAME_PLAYER = "same_player", "A tournament's seating: a forbidden pair of one player twice."
+    NOT_A_PLAYER = "not_a_player", "A tournament's seating: a fixed player who is not among the players."
+    FIXED_TABLE = "fixed_table", "A tournament's seating: a player fixed to a table beyond the tables of a position."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
     MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."

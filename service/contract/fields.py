@@ -33,7 +33,16 @@ from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
 from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
-from service.rules.verdicts import Decision, LegalReason, RedealReason, RulingReason, Unchecked, Verdict, ViolationCode
+from service.rules.verdicts import (
+    Decision,
+    LegalReason,
+    RedealReason,
+    RulingReason,
+    SeatingFault,
+    Unchecked,
+    Verdict,
+    ViolationCode,
+)
 from service.texts import LANGUAGES
 
 from .errorcodes import FieldErrorCode
@@ -286,7 +295,7 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 
 
 OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
-    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked}
+    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, SeatingFault}
 )
 """The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
 checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
@@ -368,6 +377,11 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         "and scored as played (§14.5).",
     ),
     "Language": _named(list(LANGUAGES), "A language the service writes its texts for people in: English or French."),
+    "SeatPositions": _named(
+        ["next", "remaining", "none"],
+        "The positions a seating request seats (rules.md §16.5): the next one, every one left, or none (the check "
+        "form: the positions played held to the rules).",
+    ),
     "Detail": _named(
         list(DETAILS),
         "How much of a deal's evaluation to answer: all of it, or the digest a pipeline acts on.",
@@ -442,7 +456,16 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     **ENUM_COMPONENTS,
     **{
         verdict.__name__: verdict_component(verdict)
-        for verdict in (LegalReason, ViolationCode, RedealReason, Decision, RulingReason, FieldErrorCode, Unchecked)
+        for verdict in (
+            LegalReason,
+            ViolationCode,
+            RedealReason,
+            Decision,
+            RulingReason,
+            FieldErrorCode,
+            Unchecked,
+            SeatingFault,
+        )
     },
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""

@@ -1,0 +1,402 @@
+"""A tournament's seating (rules.md §16.5): ``POST /v1/tournaments/seating``.
+
+One request holds the tournament as it stands: the players present, the positions played (who
+sat at which table, by orientation), the constraints (forbidden pairs, fixed players, tables of
+5), how many positions it has and which to seat now, and a seed. The answer seats them, or, in
+the check form (``seat: "none"``), only holds the positions played to the rules and lists their
+faults. Nothing is stored: the next position is the next request, carrying the positions played
+so far, and the service, planning every position left from the seed, goes on with its own plan.
+
+A table is one object, its number and its players in the order North, South, East, West (a
+table of 3 has no West, a table of 5 a fifth player after West): the answer's positions are
+the request's ``played`` as they are, so a client sends them back as it got them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from service.messages import msg
+from service.rules.seating import (
+    MAX_PLAYERS,
+    MAX_POSITIONS,
+    Fault,
+    Position,
+    SeatedTable,
+    Seating,
+    Tournament,
+    composition,
+    seat_tournament,
+)
+from service.rules.shuffle import SEED_MAX_LENGTH, utf8_writable
+from service.texts import render
+
+from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema
+from .declaration import Answered, Operation
+from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
+from .problems import Coded, Hint
+
+ID_MAX_LENGTH = 40
+"""The longest player id: a tournament number (« N3 ») or a licence number, with room."""
+MAX_SEATS = 8
+"""The most players a table of the request may list (more than any table seats: the check says so)."""
+MAX_FORBIDDEN = 1000
+"""The most forbidden pairs: teams of 5 in a 200-player tournament make 400."""
+
+SEAT_MODES = {"next": 1, "remaining": -1, "none": 0}
+"""The values of ``seat``: the positions each seats (-1: every one left)."""
+
+
+def _writable(value: str) -> bool:
+    # JSON allows a lone surrogate, which UTF-8, and so the answer, cannot write.
+    if not utf8_writable(value):
+        raise ValidationError(Coded("invalid", msg("error.text_unicode")))
+    return True
+
+
+def player_id(description: str, **kwargs: Any) -> StrictString:
+    return StrictString(
+        validate=[Length(min=1, max=ID_MAX_LENGTH), _writable],
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+class TableSchema(StrictSchema):
+    table = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "The table's number, from 1."},
+    )
+    seats = BoundedList(
+        player_id("A player's id."),
+        required=True,
+        validate=Length(min=1, max=MAX_SEATS),
+        metadata={
+            "description": "The table's players by orientation: North, South, East, West (a table of 3 has no "
+            "West; a table of 5 lists a fifth player after West)."
+        },
+    )
+
+    def build(self, data: dict[str, Any]) -> SeatedTable:
+        return SeatedTable(data["table"], tuple(data["seats"]))
+
+
+class PositionSchema(StrictSchema):
+    tables = BoundedList(
+        StrictNested(TableSchema),
+        required=True,
+        validate=Length(min=1, max=MAX_PLAYERS),
+        metadata={"description": "The position's tables."},
+    )
+
+    def build(self, data: dict[str, Any]) -> Position:
+        return tuple(data["tables"])
+
+
+class FixedSchema(StrictSchema):
+    player = player_id("The player's id: one of `players`.", required=True)
+    table = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "The table he stays at, by its number."},
+    )
+
+
+class SeatingRequest(StrictSchema):
+    players = BoundedList(
+        player_id("A player's id (his tournament number, « N3 », or any other)."),
+        required=True,
+        validate=Length(min=1, max=MAX_PLAYERS),
+        metadata={
+            "uniqueItems": True,
+            "description": "The players present, by their ids, each once; in the check form (`seat: none`), every "
+            "player of the tournament.",
+        },
+    )
+    positions = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_POSITIONS),
+        metadata={"description": "How many positions the tournament has in all (seed 004: 5, 6 or 7)."},
+    )
+    played = BoundedList(
+        StrictNested(PositionSchema),
+        load_default=None,
+        validate=Length(max=MAX_POSITIONS),
+        metadata={
+            "description": "The positions played, in order: each position's tables, as the answers gave them or as "
+            "they were played. Absent: none."
+        },
+    )
+    seat = EnumField(
+        "SeatPositions",
+        load_default="next",
+        metadata={
+            "description": "Which positions to seat: the `next` one, every one `remaining` (to print the whole "
+            "movement before the start), or `none`: the check form, which only holds the positions played to the "
+            "rules."
+        },
+    )
+    forbidden = BoundedList(
+        BoundedList(player_id("A player's id."), validate=Length(equal=2)),
+        load_default=None,
+        validate=Length(max=MAX_FORBIDDEN),
+        metadata={"description": "Pairs of players who never sit at one table (teammates), each two ids."},
+    )
+    fixed = BoundedList(
+        StrictNested(FixedSchema),
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+        metadata={"description": "Players who stay at one table all tournament (a player who cannot move)."},
+    )
+    tables_of_five = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Seat at tables of 5, not of 3, the players a count of 4 leaves over (a small "
+            "tournament the federation does not approve)."
+        },
+    )
+    seed = StrictString(
+        load_default=None,
+        validate=[Length(min=1, max=SEED_MAX_LENGTH), _writable],
+        metadata={
+            "description": "Any text the draw comes from: the same request and seed, the same seating, on any "
+            "machine; another seed, another draw. Needed to seat; not read by the check form."
+        },
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            self._check_players(errors, data["players"])
+        with IF_LOADED:
+            if data["seat"] != "none" and composition(len(set(data["players"])), data["tables_of_five"]) is None:
+                count = len(set(data["players"]))
+                five = not data["tables_of_five"] and count == 5
+                hint = Hint(msg("error.no_tables.hint"), ("tables_of_five",)) if five else None
+                errors.add(("players",), "no_tables", msg("error.no_tables", count), hint)
+        with IF_LOADED:
+            played, positions = data["played"] or [], data["positions"]
+            if len(played) > positions:
+                said = msg("error.positions_played.over", len(played), positions=positions)
+                errors.add(("played",), "positions_played", said)
+            elif data["seat"] != "none" and len(played) == positions:
+                errors.add(("seat",), "positions_played", msg("error.positions_played.all", positions))
+        with IF_LOADED:
+            if data["seat"] != "none" and data["seed"] is None:
+                errors.add(("seed",), "required", msg("error.required.seed"))
+        with IF_LOADED:
+            for i, pair in enumerate(data["forbidden"] or []):
+                if len(pair) == 2 and pair[0] == pair[1]:
+                    errors.add(("forbidden", i), "same_player", msg("error.same_player", player=pair[0]))
+        with IF_LOADED:
+            self._check_fixed(errors, data["fixed"] or [], data["players"])
+        with IF_LOADED:
+            tables = composition(len(set(data["players"])), data["tables_of_five"])
+            if data["seat"] != "none" and tables is not None:
+                count = tables.fours + tables.threes + tables.fives
+                for i, entry in enumerate(data["fixed"] or []):
+                    if entry["table"] > count:
+                        said = msg("error.fixed_table", count, table=entry["table"])
+                        errors.add(("fixed", i, "table"), "fixed_table", said)
+        errors.raise_any()
+
+    @staticmethod
+    def _check_players(errors: Errors, players: list[str]) -> None:
+        seen: set[str] = set()
+        for i, pid in enumerate(players):
+            if pid in seen:
+                errors.add(("players", i), "duplicate_player", msg("error.duplicate_player", player=pid))
+            seen.add(pid)
+
+    @staticmethod
+    def _check_fixed(errors: Errors, fixed: list[dict[str, Any]], players: list[str]) -> None:
+        present = set(players)
+        seen: set[str] = set()
+        for i, entry in enumerate(fixed):
+            pid = entry["player"]
+            if pid not in present:
+                errors.add(("fixed", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
+            elif pid in seen:
+                errors.add(("fixed", i, "player"), "duplicate_player", msg("error.duplicate_player", player=pid))
+            seen.add(pid)
+
+    def build(self, data: dict[str, Any]) -> Tournament:
+        played = tuple(data["played"] or ())
+        mode = SEAT_MODES[data["seat"]]
+        return Tournament(
+            players=tuple(data["players"]),
+            positions=data["positions"],
+            played=played,
+            seat=data["positions"] - len(played) if mode < 0 else mode,
+            forbidden=tuple((a, b) for a, b in data["forbidden"] or ()),
+            fixed=tuple((entry["player"], entry["table"]) for entry in data["fixed"] or ()),
+            fives=data["tables_of_five"],
+            seed=data["seed"] or "",
+        )
+
+
+# ---- the answer ---------------------------------------------------------------------------------
+
+
+class SeatedTableSchema(AnswerSchema):
+    table = StrictInteger(required=True, metadata={"description": "The table's number, from 1."})
+    seats = fields.List(
+        StrictString(),
+        required=True,
+        metadata={
+            "description": "Its players by orientation: North, South, East, West (a table of 3 has no West, a "
+            "table of 5 a fifth player after West)."
+        },
+    )
+
+
+class SeatedPositionSchema(AnswerSchema):
+    position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
+    tables = fields.List(
+        fields.Nested(SeatedTableSchema), required=True, metadata={"description": "Its tables, by number."}
+    )
+
+
+class TableSizesSchema(AnswerSchema):
+    fours = StrictInteger(required=True)
+    threes = StrictInteger(required=True)
+    fives = StrictInteger(required=True)
+
+
+class RepeatSchema(AnswerSchema):
+    players = fields.List(StrictString(), required=True, metadata={"description": "The two players."})
+    meetings = StrictInteger(required=True, metadata={"description": "How many times they meet: 2 or more."})
+    positions = fields.List(
+        StrictInteger(), required=True, metadata={"description": "The numbers of the positions where they meet."}
+    )
+
+
+class SeatingIssueSchema(AnswerSchema):
+    code = EnumField("SeatingFault", required=True)
+    pointer = StrictString(
+        required=True,
+        metadata={
+            "description": "Where: a JSON pointer into the request (`faults`: `/played/1/tables/3/seats/0`) or "
+            "into this answer (`shortfalls`: `/seated/0/tables/2`)."
+        },
+    )
+    players = fields.List(StrictString(), required=True, metadata={"description": "The players it concerns."})
+    message = StrictString(required=True, metadata={"description": "The fault for people, in the language asked for."})
+
+
+class SeatingResponse(AnswerSchema):
+    seated = fields.List(
+        fields.Nested(SeatedPositionSchema),
+        required=True,
+        metadata={"description": "The positions seated now (none in the check form)."},
+    )
+    table_sizes = fields.Nested(
+        TableSizesSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The tables of a position of the players present: of 4, with the fewest of 3 (or of 5); "
+            "null when no tables seat them."
+        },
+    )
+    bound = StrictInteger(
+        required=True,
+        metadata={
+            "description": "The most positions this many players can play without a repeated meeting, by counting "
+            "(an upper bound; rules.md §16.5)."
+        },
+    )
+    repeats = fields.List(
+        fields.Nested(RepeatSchema),
+        required=True,
+        metadata={"description": "Every two players who meet more than once, over the positions played and seated."},
+    )
+    without_repeats = StrictBoolean(required=True, metadata={"description": "No two players meet twice."})
+    faults = fields.List(
+        fields.Nested(SeatingIssueSchema),
+        required=True,
+        metadata={"description": "What the positions played break of the rules, each located in the request."},
+    )
+    shortfalls = fields.List(
+        fields.Nested(SeatingIssueSchema),
+        required=True,
+        metadata={
+            "description": "What the positions seated could not keep of the rules besides repeats (which `repeats` "
+            "lists), each located in this answer: a rule given way to one before it."
+        },
+    )
+    replanned = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "The positions played are not the first of the plan this seed draws for these players: "
+            "the positions left were planned anew around them."
+        },
+    )
+    seed = StrictString(required=True, allow_none=True, metadata={"description": "The seed of the draw."})
+    work = StrictInteger(
+        required=True, metadata={"description": "The search's work (swaps weighed): what bounds the request's cost."}
+    )
+    capped = StrictBoolean(
+        required=True,
+        metadata={"description": "The search stopped at its cap: the best seating found, its repeats listed."},
+    )
+
+
+def _pointer(fault: Fault, root: str) -> str:
+    """Where ``fault`` is: its position's tables, a table, or a seat of one."""
+    path = f"/{root}/{fault.position}/tables"
+    if fault.table is not None:
+        path += f"/{fault.table}"
+        if fault.seat is not None:
+            path += f"/seats/{fault.seat}"
+    return path
+
+
+def _dump_fault(fault: Fault, root: str, language: str) -> dict[str, Any]:
+    return {
+        "code": fault.code,
+        "pointer": _pointer(fault, root),
+        "players": list(fault.players),
+        "message": render(fault.message, language),
+    }
+
+
+def dump_seating(seating: Seating, req: Tournament, language: str) -> dict[str, Any]:
+    """The answer's JSON: positions numbered from 1, faults located by pointers."""
+    first = len(req.played) + 1
+    sizes = seating.tables
+    return {
+        "seated": [
+            {
+                "position": first + i,
+                "tables": [{"table": table.table, "seats": list(table.seats)} for table in position],
+            }
+            for i, position in enumerate(seating.seated)
+        ],
+        "table_sizes": None if sizes is None else {"fours": sizes.fours, "threes": sizes.threes, "fives": sizes.fives},
+        "bound": seating.bound,
+        "repeats": [
+            {"players": list(r.players), "meetings": len(r.positions), "positions": [p + 1 for p in r.positions]}
+            for r in seating.repeats
+        ],
+        "without_repeats": not seating.repeats,
+        "faults": [_dump_fault(f, "played", language) for f in seating.faults],
+        "shortfalls": [_dump_fault(f, "seated", language) for f in seating.shortfalls],
+        "replanned": seating.replanned,
+        "seed": req.seed or None,
+        "work": seating.work,
+        "capped": seating.capped,
+    }
+
+
+def answer_seating(req: Tournament, language: str) -> Answered:
+    """The seating of a loaded request (rules.md §16.5), or the check of its positions played."""
+    return Answered(dump_seating(seat_tournament(req), req, language))
+
+
+SEAT_TOURNAMENT = Operation(
+    "seatTournament", "/v1/tournaments/seating", "seating", SeatingRequest(), SeatingResponse(), answer_seating
+)
