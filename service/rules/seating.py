@@ -59,9 +59,9 @@ MAX_PLAYERS: Final = 200
 MAX_POSITIONS: Final = 15
 """The most positions a tournament has (seed 004's shapes have 5 to 7)."""
 
-WORK_CAP: Final = 1_000_000
+WORK_CAP: Final = 600_000
 """The most work one plan does (swaps weighed; a scan of the conflicts counts as a few): what
-bounds a request's cost. A request makes at most two plans (rules.md §16.5)."""
+bounds a request's cost. A request makes at most three plans, the third with half the work."""
 
 _MASK32: Final = 0xFFFFFFFF
 
@@ -248,6 +248,8 @@ class Draw:
 # (a request's counts stay well below 10⁵ each: 200 players, 15 positions).
 _W_FIXED: Final = 1
 _W_FAIR: Final = 10**5
+_W_FAIR_FIRST: Final = 10**18
+"""Rule 5's weight while the search first looks among evenly spread tables of 3: above repeats."""
 _W_THIRD: Final = 10**10
 """Each meeting of two players who had met twice already."""
 _W_REPEAT: Final = 10**15
@@ -258,7 +260,15 @@ _ROOM: Final = 5
 """Room for the largest table, in the flat list of a position's tables."""
 _STALL: Final = 200
 """Steps without a better plan before the search goes back to the best and shakes it."""
-_FAIR_SHARE: Final = 7
+_DRY: Final = 2
+"""Shakes of the best plan without a better one before the search draws a new plan."""
+_SHAKE: Final = 2
+_SHAKE_SPREAD: Final = 4
+"""The random swaps that shake the best plan: 2 to 5."""
+_TENURE: Final = 2
+_TENURE_SPREAD: Final = 5
+"""The steps two players swapped stay where they are (tabu): 2 to 6."""
+_FAIR_SHARE: Final = 8
 """Tenths of the work given to the search that keeps the tables of 3 evenly spread."""
 
 
@@ -281,6 +291,7 @@ class Search:
         forbidden: list[tuple[int, int]],
         fixed: list[int],
         draw: Draw,
+        uneven: int = 0,
     ) -> None:
         self.n = n
         self.q = positions
@@ -325,14 +336,26 @@ class Search:
             total += self.seats3
             self.lo[p] = total // n
             self.hi[p] = -(-total // n)
+        self.spread = [0] * positions
+        """Each position's unevenness: how far, in all, the players' counts of tables of 3 are
+        from the even share."""
+        self.allowance = [0] * positions
+        """The unevenness of each position the search takes as free (in its first phase, the
+        unevenness forced at one position)."""
         self.group = [0] * (positions * n)
         self.slot = [0] * (positions * n)
         self.members = [-1] * (positions * self.g * _ROOM)
         self.cost = 0
+        self.w_fair = _W_FAIR
+        # Rule 5 gives way to rule 4 where no plan without repeats spreads the tables of 3 evenly.
         fresh = not any(meetings) and not any(threes)
-        self.uneven = self._uneven_forced() if fresh else 0
-        """The unevenness of the tables of 3 no plan without repeats escapes (rule 5 gives way to rule 4)."""
-        self.lower = self._lower_bound(meetings) - _W_FIXED * positions * (together // 2)
+        self.uneven = self._uneven_forced() if fresh else uneven
+        """The unevenness no plan without repeats escapes, all of it at position ``uneven_at``."""
+        self.uneven_at = 1 if fresh else 0
+        self.floor = self._lower_bound(meetings) - _W_FIXED * positions * (together // 2)
+        """The least cost of repeats (and fixed players together) of any plan."""
+        self.lower = self.floor
+        """The least cost of any plan, as the search weighs it now."""
         self.work = 0
         self.best_cost = 0
         self.best: list[int] = []
@@ -357,10 +380,8 @@ class Search:
         new = self.q * sum(s * (s - 1) // 2 for s in self.size)
         forced = max(0, new - unmet)
         least = self.q * (min(self.size) - 1)
-        forced = max(forced, (sum(max(0, least - u) for u in unmet_of) + 1) // 2)
-        if forced:
-            return cost + _W_REPEAT * forced
-        return cost + _W_FAIR * self.uneven
+        self.forced = max(forced, (sum(max(0, least - u) for u in unmet_of) + 1) // 2)
+        return cost + _W_REPEAT * self.forced
 
     def _uneven_forced(self) -> int:
         """The least unevenness of the tables of 3 in a plan without repeats from a tournament's
@@ -373,6 +394,17 @@ class Search:
         if self.q < 2 or threes == 0 or fours == 0 or threes >= 4 or 2 * self.seats3 < n:
             return 0
         return 4 * fours - min(fours * threes, self.seats3)
+
+    def phase(self, first: bool) -> None:
+        """Weigh the plan for the search's first phase, rule 5 above rule 4 (the unevenness
+        forced at one position taken as free), or for its second, every rule in its priority."""
+        self.w_fair = _W_FAIR_FIRST if first else _W_FAIR
+        if self.uneven:
+            p = self.uneven_at
+            self.allowance[p] = self.uneven if first else 0
+        forced_uneven = 0 if first or self.forced else self.uneven
+        self.lower = self.floor + _W_FAIR * forced_uneven
+        self.count()
 
     # -- the state --------------------------------------------------------------------------------
 
@@ -422,12 +454,16 @@ class Search:
                     for b in range(a + 1, self.size[g]):
                         cost += self.lin[self.members[base + a] * n + self.members[base + b]]
         if self.fair:
+            for p in range(self.q):
+                self.spread[p] = 0
             for x in range(n):
                 s = self.history3[x]
                 for p in range(self.q):
                     s += self.is3[self.group[p * n + x]]
                     self.stints[p * n + x] = s
-                    cost += _W_FAIR * self._deviation(p, s)
+                    self.spread[p] += self._deviation(p, s)
+            for p in range(self.q):
+                cost += self.w_fair * max(0, self.spread[p] - self.allowance[p])
         self.cost = cost
 
     def groups(self, p: int) -> list[list[int]]:
@@ -503,32 +539,26 @@ class Search:
                 d += down[meet[y * n + z]] - lin[y * n + z] + up[meet[x * n + z]] + lin[x * n + z]
         if self.fair and self.is3[a] != self.is3[b]:
             if self.is3[a]:
-                d += _W_FAIR * self._uneven_delta(p, x, y)
+                d += self.w_fair * self._uneven_delta(p, x, y)
             else:
-                d += _W_FAIR * self._uneven_delta(p, y, x)
+                d += self.w_fair * self._uneven_delta(p, y, x)
         return d
 
     def _uneven_delta(self, p: int, out: int, into: int) -> int:
-        """The change of unevenness if ``out`` leaves a table of 3 for ``into`` in position ``p``."""
+        """The change of unevenness (beyond the allowance) if ``out`` leaves a table of 3 for
+        ``into`` in position ``p``."""
         n = self.n
         d = 0
         for r in range(p, self.q):
             so = self.stints[r * n + out]
             si = self.stints[r * n + into]
-            d += self._deviation(r, so - 1) - self._deviation(r, so)
-            d += self._deviation(r, si + 1) - self._deviation(r, si)
+            change = self._deviation(r, so - 1) - self._deviation(r, so)
+            change += self._deviation(r, si + 1) - self._deviation(r, si)
+            if change:
+                free = self.allowance[r]
+                spread = self.spread[r]
+                d += max(0, spread + change - free) - max(0, spread - free)
         return d
-
-    def keeps_even(self, p: int, x: int, y: int) -> bool:
-        """Whether swapping ``x`` and ``y`` in ``p`` leaves the tables of 3 no less evenly spread."""
-        n = self.n
-        a = self.group[p * n + x]
-        b = self.group[p * n + y]
-        if self.is3[a] == self.is3[b]:
-            return True
-        if self.is3[a]:
-            return self._uneven_delta(p, x, y) <= 0
-        return self._uneven_delta(p, y, x) <= 0
 
     def swap(self, p: int, x: int, y: int) -> None:
         """``x`` and ``y`` change tables in position ``p``."""
@@ -550,10 +580,14 @@ class Search:
         if self.fair and self.is3[a] != self.is3[b]:
             out = x if self.is3[a] else y
             into = y if self.is3[a] else x
-            self.cost += _W_FAIR * self._uneven_delta(p, out, into)
+            self.cost += self.w_fair * self._uneven_delta(p, out, into)
             for r in range(p, self.q):
-                self.stints[r * n + out] -= 1
-                self.stints[r * n + into] += 1
+                so = self.stints[r * n + out]
+                si = self.stints[r * n + into]
+                self.spread[r] += self._deviation(r, so - 1) - self._deviation(r, so)
+                self.spread[r] += self._deviation(r, si + 1) - self._deviation(r, si)
+                self.stints[r * n + out] = so - 1
+                self.stints[r * n + into] = si + 1
         ka = self.slot[p * n + x]
         kb = self.slot[p * n + y]
         self.members[base_a + ka] = y
@@ -569,26 +603,60 @@ class Search:
         or of 4, leaves the tables of 3 unevenly spread from there on."""
         n = self.n
         a = self.group[p * n + x]
+        if self._meets_wrongly(p, x, a):
+            return True
+        if self.fair:
+            for r in range(p, self.q):
+                s = self.stints[r * n + x]
+                if (s > self.hi[r]) if self.is3[a] else (s < self.lo[r]):
+                    return True
+        return False
+
+    def collect(self, conflicts: list[int]) -> None:
+        """Every seat in conflict (``p * n + x``, as :meth:`in_conflict` says), by player, each
+        player's positions from the last (so that the tables of 3 are looked at once a player)."""
+        n = self.n
+        conflicts.clear()
+        for x in range(n):
+            over = False
+            under = False
+            for p in range(self.q - 1, -1, -1):
+                a = self.group[p * n + x]
+                if self.fair:
+                    s = self.stints[p * n + x]
+                    over = over or s > self.hi[p]
+                    under = under or s < self.lo[p]
+                    if over if self.is3[a] else under:
+                        conflicts.append(p * n + x)
+                        continue
+                if self._meets_wrongly(p, x, a):
+                    conflicts.append(p * n + x)
+
+    def _meets_wrongly(self, p: int, x: int, a: int) -> bool:
+        n = self.n
         base = (p * self.g + a) * _ROOM
         for k in range(self.size[a]):
             z = self.members[base + k]
             if z != x and (self.meet[x * n + z] > 1 or self.bad[x * n + z]):
                 return True
-        for z in self.together[x]:
-            if self.group[p * n + z] != a:
-                return True
-        if self.fair:
-            if self.is3[a]:
-                for r in range(p, self.q):
-                    if self.stints[r * n + x] > self.hi[r]:
-                        return True
-            else:
-                for r in range(p, self.q):
-                    if self.stints[r * n + x] < self.lo[r]:
-                        return True
-        return False
+        return any(self.group[p * n + z] != a for z in self.together[x])
 
     # -- the search -------------------------------------------------------------------------------
+
+    def _unseat(self) -> None:
+        """Take every planned meeting out of the counts, before the positions are seated anew."""
+        for p in range(self.q):
+            for players in self.groups(p):
+                for a in range(len(players)):
+                    for b in range(a + 1, len(players)):
+                        self._meet(players[a], players[b], -1)
+
+    def _redraw(self) -> None:
+        """A new greedy draw of every position."""
+        self._unseat()
+        for p in range(self.q):
+            self.greedy(p)
+        self.count()
 
     def _keep_best(self) -> None:
         self.best_cost = self.cost
@@ -596,11 +664,7 @@ class Search:
 
     def _back_to_best(self) -> None:
         n = self.n
-        for p in range(self.q):
-            for players in self.groups(p):
-                for a in range(len(players)):
-                    for b in range(a + 1, len(players)):
-                        self._meet(players[a], players[b], -1)
+        self._unseat()
         for p in range(self.q):
             groups: list[list[int]] = [[] for _ in range(self.g)]
             for x in range(n):
@@ -608,26 +672,21 @@ class Search:
             self.place(p, groups)
         self.count()
 
-    def run(self, cap: int, even: bool) -> None:
-        """Tabu search until the plan's cost meets the lower bound or the work reaches ``cap``;
-        ``even``: only swaps that leave the tables of 3 no less evenly spread."""
+    def run(self, cap: int) -> None:
+        """Tabu search until the plan's cost meets the lower bound or the work reaches ``cap``."""
         n = self.n
         q = self.q
         draw = self.draw
-        even = even and self.fair
         self._keep_best()
         tabu = [0] * (q * n)
         step = 0
         stall = 0
+        dry = 0
         conflicts: list[int] = []
         while self.best_cost > self.lower and self.work < cap:
             step += 1
-            conflicts.clear()
-            for p in range(q):
-                for x in range(n):
-                    if self.in_conflict(p, x):
-                        conflicts.append(p * n + x)
-            self.work += (q * n) // 8 + 1  # the scan, as the swaps it costs about
+            self.collect(conflicts)
+            self.work += (q * n) // 4 + 1  # the scan, as the swaps it costs about
             if not conflicts:
                 break
             best_d = 0
@@ -640,7 +699,7 @@ class Search:
                 x = pick % n
                 a = self.group[pick]
                 for y in range(n):
-                    if self.group[p * n + y] == a or (even and not self.keeps_even(p, x, y)):
+                    if self.group[p * n + y] == a:
                         continue
                     self.work += 1
                     d = self.delta(p, x, y)
@@ -661,26 +720,71 @@ class Search:
             if best_x < 0:
                 continue
             self.swap(best_p, best_x, best_y)
-            tenure = 4 + draw.below(8)
+            tenure = _TENURE + draw.below(_TENURE_SPREAD)
             tabu[best_p * n + best_x] = step + tenure
             tabu[best_p * n + best_y] = step + tenure
             if self.cost < self.best_cost:
                 self._keep_best()
                 stall = 0
+                dry = 0
             else:
                 stall += 1
-                if stall > _STALL:
-                    # Back to the best plan, shaken by a few random swaps.
+                if stall > _STALL and dry >= _DRY:
+                    # Long stuck: a new greedy draw of every position (the best kept aside).
+                    self._redraw()
+                    stall = 0
+                    dry = 0
+                elif stall > _STALL:
+                    dry += 1
+                    # Back to the best plan, mended by exchanges if they can, else shaken by a
+                    # few random swaps.
                     self._back_to_best()
-                    for _ in range(2 + draw.below(4)):
+                    self.relabel(cap)
+                    if self.cost < self.best_cost:
+                        self._keep_best()
+                        stall = 0
+                        continue
+                    for _ in range(_SHAKE + draw.below(_SHAKE_SPREAD)):
                         r = draw.below(q)
                         u = draw.below(n)
                         v = draw.below(n)
-                        if self.group[r * n + u] != self.group[r * n + v] and (not even or self.keeps_even(r, u, v)):
+                        a = self.group[r * n + u]
+                        b = self.group[r * n + v]
+                        if a != b and self.size[a] == self.size[b]:  # the tables of 3 left as they are
                             self.swap(r, u, v)
                     stall = 0
         if self.cost != self.best_cost:
             self._back_to_best()
+
+    def relabel(self, cap: int) -> None:
+        """Exchange two players' seats in every position where that lowers the cost, for a
+        player in conflict: the plan's meetings stay as they are, only who has them changes (what
+        fixes a forbidden pair or a fixed player when everything else is right)."""
+        n = self.n
+        improved = True
+        while improved and self.cost > self.lower and self.work < cap:
+            improved = False
+            for x in range(n):
+                if not any(self.in_conflict(p, x) for p in range(self.q)):
+                    continue
+                for y in range(n):
+                    if y == x:
+                        continue
+                    before = self.cost
+                    self._exchange(x, y)
+                    self.work += 2 * self.q
+                    if self.cost < before:
+                        improved = True
+                        break
+                    self._exchange(x, y)
+                if self.cost <= self.lower or self.work >= cap:
+                    break
+
+    def _exchange(self, x: int, y: int) -> None:
+        n = self.n
+        for p in range(self.q):
+            if self.group[p * n + x] != self.group[p * n + y]:
+                self.swap(p, x, y)
 
 
 class _Plan:
@@ -702,28 +806,33 @@ def _plan(
     fixed: list[int],
     draw: Draw,
     cap: int,
+    uneven: int = 0,
+    start: list[list[list[int]]] | None = None,
 ) -> _Plan:
-    search = Search(n, positions, sizes, meetings, threes, forbidden, fixed, draw)
+    """The plan of ``positions`` positions: from a greedy draw, or from ``start`` where that
+    costs less, searched as the module says."""
+    search = Search(n, positions, sizes, meetings, threes, forbidden, fixed, draw, uneven)
     for p in range(positions):
         search.greedy(p)
-    search.count()
+    if start is not None:
+        other = Search(n, positions, sizes, meetings, threes, forbidden, fixed, draw, uneven)
+        for p in range(positions):
+            other.place(p, start[p])
+        other.phase(False)
+        search.phase(False)
+        if other.cost < search.cost:
+            search = other
     # Evenly spread tables of 3 first; where repeats remain, let them go (rule 4 before rule 5).
+    # After each search, exchanging two players everywhere mends what single swaps cannot.
     if search.fair:
-        lower = search.lower
-        if search.uneven:
-            # The second position cannot be even without a repeat: ask it only of the others
-            # (the third then evens the second out), for a start the second search improves.
-            search.lo[1] = 0
-            search.lower -= _W_FAIR * search.uneven
-            search.count()
-        search.run(cap * _FAIR_SHARE // 10, True)
-        if search.uneven:
-            search.lo[1] = 2 * search.seats3 // n
-            search.lower = lower
-            search.count()
+        search.phase(True)
+        search.run(cap * _FAIR_SHARE // 10)
+        search.relabel(cap * _FAIR_SHARE // 10)
+    search.phase(False)
     if search.cost > search.lower:
-        search.run(cap, False)
-    return _Plan([search.groups(p) for p in range(positions)], search.work, search.work >= cap)
+        search.run(cap)
+        search.relabel(cap + cap // 10)
+    return _Plan([search.groups(p) for p in range(positions)], search.work, search.cost > search.lower)
 
 
 # ---- seating a request ----------------------------------------------------------------------------
@@ -746,19 +855,24 @@ def seat_tournament(tournament: Tournament) -> Seating:
     forbidden = sorted({(min(pair), max(pair)) for pair in pairs})
     fixed_table = dict(t.fixed)
     fixed = [fixed_table.get(pid, 0) for pid in ids]
-    sizes = tables.sizes()
-    plan = _plan(n, t.positions, sizes, [0] * (n * n), [0] * n, forbidden, fixed, Draw(t.seed, "plan"), t.work_cap)
+    # The plan from the start; where the positions played leave it, the plan of the positions
+    # left after the first that did (so that a club that seated one position its own way still
+    # gets the plan ahead); where they leave that one too, the plan around all of them.
+    context = _Context(t, ids, index, tables, forbidden, fixed)
+    plan = context.plan(0, t.work_cap)
     work = plan.work
-    if _begins(t.played, plan.positions, ids):
-        chosen = plan.positions[played : played + t.seat]
-        replanned = False
-    else:
-        meetings, threes = _history(t.played, index, n)
-        draw = Draw(t.seed, "replan")
-        plan = _plan(n, t.positions - played, sizes, meetings, threes, forbidden, fixed, draw, t.work_cap)
+    anchor = 0
+    left = _leaves(t.played, 0, plan.positions, ids)
+    if left >= 0:
+        anchor = left + 1
+        plan = context.plan(anchor, t.work_cap)
         work += plan.work
-        chosen = plan.positions[: t.seat]
-        replanned = True
+        if _leaves(t.played, anchor, plan.positions, ids) >= 0:
+            anchor = played
+            plan = context.plan(anchor, t.work_cap // 4)
+            work += plan.work
+    chosen = plan.positions[played - anchor : played - anchor + t.seat]
+    replanned = anchor > 0
     seated = tuple(_numbered(chosen[i], played + i, ids, fixed, t.seed) for i in range(len(chosen)))
     whole = t.played + seated
     shortfalls = tuple(
@@ -768,17 +882,86 @@ def seat_tournament(tournament: Tournament) -> Seating:
     return Seating(seated, tables, bound(n, t.fives), _repeats(whole), faults, shortfalls, replanned, work, plan.capped)
 
 
-def _begins(played: tuple[Position, ...], plan: list[list[list[int]]], ids: list[str]) -> bool:
-    """Whether the positions played are the plan's first positions, table for table (whatever
-    the tables' numbers and the seats at them)."""
-    if len(played) > len(plan):
-        return False
-    for p in range(len(played)):
+class _Context:
+    """What every plan of one request shares: the players (by index), their tables, the rules
+    between them, and the positions played."""
+
+    def __init__(
+        self,
+        t: Tournament,
+        ids: list[str],
+        index: dict[str, int],
+        tables: Composition,
+        forbidden: list[tuple[int, int]],
+        fixed: list[int],
+    ) -> None:
+        self.t = t
+        self.ids = ids
+        self.index = index
+        self.tables = tables
+        self.forbidden = forbidden
+        self.fixed = fixed
+        self.fresh: list[list[list[int]]] | None = None
+        """The plan from the start, once made."""
+
+    def plan(self, anchor: int, cap: int) -> _Plan:
+        """The plan of the positions after the first ``anchor`` played: a function of them, the
+        players, the rules, the number of positions and the seed alone."""
+        t = self.t
+        n = len(self.ids)
+        left = t.positions - anchor
+        sizes = self.tables.sizes()
+        if anchor == 0:
+            draw = Draw(t.seed, "plan")
+            plan = _plan(n, left, sizes, [0] * (n * n), [0] * n, self.forbidden, self.fixed, draw, cap)
+            self.fresh = plan.positions
+            return plan
+        meetings, threes = _history(t.played[:anchor], self.index, n)
+        uneven = _uneven_next(t.played[anchor - 1], self.index, threes, self.tables.threes)
+        draw = Draw(t.seed, f"replan {anchor}")
+        start = self._laid_over(t.played[anchor - 1], left, draw)
+        return _plan(n, left, sizes, meetings, threes, self.forbidden, self.fixed, draw, cap, uneven, start)
+
+    def _laid_over(self, last: Position, left: int, draw: Draw) -> list[list[list[int]]] | None:
+        """The plan from the start, its players renamed so that its first position is the last
+        position played, table for table: its other positions then follow that one as well as
+        they followed their own (any two positions of the same tables are the same but for the
+        names). None when the last position played is not one of these tables for the players
+        present, or there is no plan from the start."""
+        fresh = self.fresh
+        if fresh is None or left > len(fresh) - 1:
+            return None
+        tables: dict[int, list[list[int]]] = {}
+        seen: set[int] = set()
+        for table in last:
+            present = [self.index[pid] for pid in table.seats if pid in self.index]
+            if len(set(present)) != len(present) or seen & set(present):
+                return None
+            seen |= set(present)
+            tables.setdefault(len(present), []).append(present)
+        if len(seen) != len(self.ids):
+            return None
+        name = [-1] * len(self.ids)
+        for group in fresh[0]:
+            same = tables.get(len(group), [])
+            if not same:
+                return None
+            players = list(same.pop(draw.below(len(same))))
+            draw.shuffle(players)
+            for k in range(len(group)):
+                name[group[k]] = players[k]
+        return [[[name[x] for x in group] for group in fresh[p]] for p in range(1, left + 1)]
+
+
+def _leaves(played: tuple[Position, ...], anchor: int, plan: list[list[list[int]]], ids: list[str]) -> int:
+    """The first position played from ``anchor`` on that is not the plan's (made after the
+    first ``anchor`` played), table for table whatever their numbers and seats; -1 if none."""
+    for p in range(anchor, len(played)):
         given = sorted(tuple(sorted(table.seats)) for table in played[p])
-        planned = sorted(tuple(sorted(ids[x] for x in group)) for group in plan[p])
+        planned = sorted(tuple(sorted(ids[x] for x in group)) for group in plan[p - anchor])
         if given != planned:
-            return False
-    return True
+            return p
+    return -1
 
 
 def _history(played: tuple[Position, ...], index: dict[str, int], n: int) -> tuple[list[int], list[int]]:
@@ -796,6 +979,29 @@ def _history(played: tuple[Position, ...], index: dict[str, int], n: int) -> tup
                     meetings[present[a] * n + present[b]] += 1
                     meetings[present[b] * n + present[a]] += 1
     return meetings, threes
+
+
+def _uneven_next(last: Position, index: dict[str, int], threes: list[int], tables3: int) -> int:
+    """The least unevenness of the tables of 3 at the first position after ``last`` in a plan
+    without repeats: the players due a table of 3 there (who would otherwise fall behind the
+    others by two) who met at a table of ``last`` can take no more than one seat a table of 3."""
+    n = len(threes)
+    if tables3 == 0:
+        return 0
+    least = (sum(threes) + 3 * tables3) // n
+    due = [x for x in range(n) if threes[x] < least]
+    table_of = [-1] * n
+    for k in range(len(last)):
+        for pid in last[k].seats:
+            if pid in index:
+                table_of[index[pid]] = k
+    together: dict[int, int] = {}
+    for x in due:
+        key = table_of[x] if table_of[x] >= 0 else len(last) + x
+        together[key] = together.get(key, 0) + 1
+    seated = min(3 * tables3, sum(min(count, tables3) for count in together.values()))
+    behind = sum(max(0, least - threes[x] - 1) for x in due)
+    return max(0, len(due) - seated) + behind
 
 
 def _numbered(groups: list[list[int]], position: int, ids: list[str], fixed: list[int], seed: str) -> Position:
