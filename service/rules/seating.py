@@ -59,9 +59,11 @@ MAX_PLAYERS: Final = 200
 MAX_POSITIONS: Final = 15
 """The most positions a tournament has (seed 004's shapes have 5 to 7)."""
 
-WORK_CAP: Final = 600_000
-"""The most work one plan does (swaps weighed; a scan of the conflicts counts as a few): what
-bounds a request's cost. A request makes at most three plans, the third with half the work."""
+WORK_CAP: Final = 800_000
+"""The most work a plan from the start does (swaps weighed; a scan of the conflicts counts as a
+few): what bounds a request's cost. A request makes at most three plans: the plan from the start,
+the plan after the first position played otherwise with half as much work (it starts from the
+first, renamed), the plan after all those played with a quarter."""
 
 _MASK32: Final = 0xFFFFFFFF
 
@@ -268,7 +270,7 @@ _SHAKE_SPREAD: Final = 4
 _TENURE: Final = 2
 _TENURE_SPREAD: Final = 5
 """The steps two players swapped stay where they are (tabu): 2 to 6."""
-_FAIR_SHARE: Final = 8
+_FAIR_SHARE: Final = 9
 """Tenths of the work given to the search that keeps the tables of 3 evenly spread."""
 
 
@@ -865,7 +867,7 @@ def seat_tournament(tournament: Tournament) -> Seating:
     left = _leaves(t.played, 0, plan.positions, ids)
     if left >= 0:
         anchor = left + 1
-        plan = context.plan(anchor, t.work_cap)
+        plan = context.plan(anchor, t.work_cap // 2)
         work += plan.work
         if _leaves(t.played, anchor, plan.positions, ids) >= 0:
             anchor = played
