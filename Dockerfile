@@ -48,12 +48,14 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PORT=8000 \
+    HEALTH_PORT=8001 \
     PROMETHEUS_MULTIPROC_DIR=/run/tarot-metrics
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
 WORKDIR /app
 RUN mkdir -p /run/tarot-metrics && chown 10001:10001 /run/tarot-metrics
 USER 10001:10001
-EXPOSE 8000
+# 8000: the operations; 8001: the probes and the metrics only, answered whatever the load.
+EXPOSE 8000 8001
 HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 CMD ["python", "-m", "service.healthcheck"]
 ENTRYPOINT ["gunicorn", "-c", "gunicorn.conf.py", "service.wsgi:app"]

@@ -1,6 +1,7 @@
 # Set-up is part of every target: the virtualenv is created and the pinned dependencies
 # installed whenever a lock file is newer than its last install. Serving needs only the
-# runtime lock; tests and the other development targets install the development lock.
+# runtime lock; tests and the other development targets install the development lock. The
+# tools that compile the rules core have a virtualenv of their own (.venv-build, below).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -26,11 +27,13 @@ INSTALL_PROJECT = $(BIN)/python -m pip install --quiet --disable-pip-version-che
 
 # service/__init__.py holds the version, which the install writes into the package's metadata.
 $(RUNTIME): requirements/runtime.lock pyproject.toml service/__init__.py | $(VENV)/bin/python
+	@echo "installing the pinned runtime (requirements/runtime.lock) and the project into $(VENV)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/runtime.lock
 	$(INSTALL_PROJECT)
 	touch $@
 
 $(STAMP): requirements/dev.lock pyproject.toml service/__init__.py | $(VENV)/bin/python
+	@echo "installing the development lock (requirements/dev.lock) and the project into $(VENV)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/dev.lock
 	$(INSTALL_PROJECT)
 	touch $@
@@ -45,19 +48,25 @@ test: lint typecheck browser unit pure image-tests
 
 # The rules core compiled with mypyc, in place (an optional speed-up of the same sources, used
 # only while they are unchanged: service/rules/__init__.py), with the build tools of
-# requirements/build.lock, which the image's build stage installs too. Where it cannot be built
+# requirements/build.lock. They go into a virtualenv of their own, from the same Python, as the
+# image's build stage has them: the environment that serves (.venv) holds only what serves,
+# and the compiled modules need nothing of the build tools to run. Where it cannot be built
 # (no C compiler, no Python headers) the service runs the pure core and this says so; with
 # REQUIRE_COMPILED=1 (CI) that is an error. make run serves the compiled core; make test runs
-# the suite on it and the rule tests again on the pure one.
-BUILD_TOOLS := $(VENV)/.installed-build
-$(BUILD_TOOLS): requirements/build.lock | $(VENV)/bin/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements/build.lock
+# the suite on it and the rule tests again on the pure one. Each step says what it does first:
+# the compilation takes about a minute, and is silent meanwhile.
+BUILD_VENV := .venv-build
+BUILD_TOOLS := $(BUILD_VENV)/.installed
+$(BUILD_TOOLS): requirements/build.lock
+	@echo "installing the build tools of the rules core (requirements/build.lock) into $(BUILD_VENV)"
+	test -x $(BUILD_VENV)/bin/python || $(PYTHON) -m venv $(BUILD_VENV)
+	$(BUILD_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements/build.lock
 	touch $@
 
 RULES_SOURCES := $(filter-out service/rules/__init__.py,$(wildcard service/rules/*.py))
 COMPILED_STAMP := service/rules/compiled.txt
 CAN_COMPILE = command -v "$${CC:-cc}" >/dev/null 2>&1 \
-	&& $(BIN)/python -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
+	&& $(BUILD_VENV)/bin/python -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
 $(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(BUILD_TOOLS)
 	@# A module removed from the core leaves its old build behind, which imports the new one
 	@# half-way: every build starts from none.
@@ -65,11 +74,12 @@ $(COMPILED_STAMP): $(RULES_SOURCES) setup.py | $(BUILD_TOOLS)
 	@if ! $(CAN_COMPILE); then \
 		echo "no C compiler or no Python headers here: the rules core runs as pure Python"; \
 		test "$(REQUIRE_COMPILED)" != 1; \
-	elif TAROT_RULES_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace >$(VENV)/compile.log 2>&1; then \
+	elif echo "compiling the rules core with mypyc: about a minute the first time, silent meanwhile (again only when service/rules changes)" \
+		&& TAROT_RULES_COMPILE=1 $(BUILD_VENV)/bin/python setup.py --quiet build_ext --inplace >$(BUILD_VENV)/compile.log 2>&1; then \
 		echo "the rules core is compiled (mypyc)"; \
 	else \
-		tail -n 20 $(VENV)/compile.log; rm -f service/rules/*.so $(COMPILED_STAMP); \
-		echo "the rules core could not be compiled (above; all of it in $(VENV)/compile.log): it runs as pure Python"; \
+		tail -n 20 $(BUILD_VENV)/compile.log; rm -f service/rules/*.so $(COMPILED_STAMP); \
+		echo "the rules core could not be compiled (above; all of it in $(BUILD_VENV)/compile.log): it runs as pure Python"; \
 		test "$(REQUIRE_COMPILED)" != 1; \
 	fi
 
@@ -89,13 +99,15 @@ image:
 
 # The /docs test drives Debian's Chromium, the TypeScript client test runs on Debian's
 # Node.js and the score sheet's CSV is opened in Debian's LibreOffice Calc (headless, without
-# its recommended packages); each is installed where this user may, and the tests say how to
-# get them (and are skipped) where they cannot be; REQUIRE_SPREADSHEET=1 (CI) makes a missing
-# LibreOffice a failure.
+# its recommended packages); docs/ci.md's check without the command runs on Debian's curl and
+# jq. Each is installed where this user may, and the tests say how to get them (and are
+# skipped) where they cannot be; REQUIRE_SPREADSHEET=1 (CI) makes a missing LibreOffice a failure.
 browser:
 	-@scripts/ensure-packages chromium
 	-@scripts/ensure-packages node:nodejs npm
 	-@scripts/ensure-packages --no-recommends soffice:libreoffice-calc-nogui
+	-@scripts/ensure-packages curl jq
+	-@scripts/ensure-packages h2load:nghttp2-client nginx:nginx-light
 
 lint: $(STAMP)
 	$(BIN)/ruff check setup.py gunicorn.conf.py service tests load bench conformance
@@ -136,8 +148,9 @@ load: $(STAMP) $(CATALOGS)
 # peer engine): the rules core against the peer, a tournament's seating by player count
 # (quality and CPU per request, 16 to 120 players), HTTP against a bare-Flask baseline, the
 # service's worker beside gunicorn's stock gevent worker (under 3 min), then batches (HTTP
-# batch against one deal per request, the command line, memory), and the HTTP batch figures
-# against the image.
+# batch against one deal per request, the command line, memory), a spike before and after
+# admission control (bench/overload.py, the last release's worker built beside this one), and
+# the HTTP batch figures against the image.
 BENCH_VENV := .venv-bench
 $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -146,12 +159,14 @@ $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 	touch $@
 
 bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
-	scripts/ensure-packages wrk
+	scripts/ensure-packages wrk h2load:nghttp2-client
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/seating.py --json reports/bench/seating.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json
+	@# A spike, before and after admission control (h2load, about 5 min).
+	$(BENCH_VENV)/bin/python bench/overload.py --json reports/bench/overload.json
 	@# The batch figures again against the image, as it ships, where a Docker engine can be had.
 	@if tag=$$(scripts/image build); then \
 		$(BENCH_VENV)/bin/python bench/batch.py --http-only --image "$$tag" --json reports/bench/batch-image.json; \
@@ -178,4 +193,4 @@ lock: $(STAMP)
 	$(PIP_COMPILE) --extra dev -c requirements/build.lock -o requirements/dev.lock pyproject.toml requirements/build.in
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so
+	rm -rf $(VENV) $(BUILD_VENV) $(BENCH_VENV) reports build $(COMPILED_STAMP) service/rules/*.so

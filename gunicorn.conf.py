@@ -9,9 +9,14 @@ import os
 from typing import Any  # gunicorn passes its own objects to the hooks, untyped
 
 from service.serving import hooks
-from service.serving.limits import ConnectionLimits
+from service.serving.limits import AdmissionLimits, ConnectionLimits
 
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
+# A port of its own for the probes and the metrics, when set (the image and the Deployment set
+# 8001): there they never wait in the kernel's queue behind a crowd of new connections.
+health_port = int(os.environ["HEALTH_PORT"]) if os.environ.get("HEALTH_PORT") else None
+if health_port is not None:
+    bind.append(f"{os.environ.get('HOST', '0.0.0.0')}:{health_port}")
 
 # One worker process per CPU, each serving many connections with gevent: a slow or idle
 # client waits in a greenlet and costs the others nothing, and the rules work, CPU-bound and
@@ -35,6 +40,16 @@ connection_limits = ConnectionLimits(
     body_seconds=float(os.environ.get("BODY_TIMEOUT_SECONDS", "10")),
     # Unsent streamed answers a worker may keep in TMPDIR for clients still sending (batches).
     answer_spill_bytes=int(os.environ.get("ANSWER_SPILL_MIB", "256")) * 1024 * 1024,
+)
+
+# Under load (docs/operations.md, "Overload"): each worker takes on a request only while the work
+# already queued for its one compute turn is under ADMISSION_QUEUE_SECONDS, serves them first come
+# first served, and refuses with 503 and Retry-After what it cannot take on, or what waited past
+# ADMISSION_DEADLINE_SECONDS.
+admission_limits = AdmissionLimits(
+    queue_seconds=float(os.environ.get("ADMISSION_QUEUE_SECONDS", "0.75")),
+    deadline_seconds=float(os.environ.get("ADMISSION_DEADLINE_SECONDS", "1.0")),
+    retry_after_seconds=int(os.environ.get("RETRY_AFTER_SECONDS", "1")),
 )
 
 # After SIGTERM a worker keeps serving this long with /readyz answering 503, so that load
@@ -71,4 +86,4 @@ def on_exit(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    hooks.post_worker_init(worker, connection_limits, drain_seconds)
+    hooks.post_worker_init(worker, connection_limits, drain_seconds, admission_limits, health_port)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import time
 import urllib.error
@@ -85,6 +86,11 @@ def _container_spec() -> tuple[dict[str, Any], dict[str, Any]]:
     return pod, container
 
 
+def container_spec() -> dict[str, Any]:
+    """The manifest's container: its probes, ports and environment."""
+    return _container_spec()[1]
+
+
 def _bytes(quantity: str) -> int:
     """A Kubernetes memory quantity (``384Mi``, ``32Mi``, ``1Gi``) in bytes."""
     units = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
@@ -141,6 +147,12 @@ def deployment_options(*, without_volume: str | None = None) -> list[str]:
     return options
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def _get(url: str, timeout: float = 2) -> int:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as answer:
@@ -150,7 +162,8 @@ def _get(url: str, timeout: float = 2) -> int:
 
 
 class Container:
-    """The image, started as the Deployment starts it, its port published on 127.0.0.1."""
+    """The image, started as the Deployment starts it, its ports published on 127.0.0.1: the
+    service's, and the probe port (``health_port``)."""
 
     def __init__(
         self,
@@ -158,18 +171,22 @@ class Container:
         image: str,
         port: int,
         *,
+        health_port: int | None = None,
         env: dict[str, str] | None = None,
         without_volume: str | None = None,
         extra: Sequence[str] = (),
     ) -> None:
         self.host, self.image, self.port = host, image, port
         self.base = f"http://127.0.0.1:{port}"
+        self.health_port = health_port if health_port is not None else _free_port()
+        self.health_base = f"http://127.0.0.1:{self.health_port}"
         options = deployment_options(without_volume=without_volume)
         # On the host's network, listening on 127.0.0.1 only: traffic stays on loopback, and no
         # userland proxy stands between (docker's would cut a stream that the service ends while
         # the client is still sending, as a batch on a draining instance does; a Kubernetes
         # Service forwards in the kernel, as loopback does).
-        for name, value in {**(env or {}), "HOST": "127.0.0.1", "PORT": str(port)}.items():
+        ports = {"HOST": "127.0.0.1", "PORT": str(port), "HEALTH_PORT": str(self.health_port)}
+        for name, value in {**(env or {}), **ports}.items():
             options += ["--env", f"{name}={value}"]
         self.id = docker(host, "run", "--detach", "--network", "host", *options, *extra, image).stdout.strip()
 

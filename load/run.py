@@ -58,15 +58,19 @@ class Server:
         log: Path = REPORTS / "server.log",
         options: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
+        root: Path = ROOT,
     ) -> None:
+        """``root``: the checkout to serve (another version of the service, for a comparison)."""
         self.port = port
         environ = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "DRAIN_SECONDS": "0", **(env or {})}
+        if root != ROOT:
+            environ["PYTHONPATH"] = str(root)
         gunicorn = Path(sys.executable).parent / "gunicorn"
         log.parent.mkdir(parents=True, exist_ok=True)
         self.log = log.open("w")
         self.proc = subprocess.Popen(
             [str(gunicorn), "-c", "gunicorn.conf.py", *options, app],
-            cwd=ROOT,
+            cwd=root,
             env=environ,
             stdout=self.log,
             stderr=subprocess.STDOUT,

@@ -21,6 +21,14 @@ STREAMED_PATHS = frozenset({"/v1/deals/evaluate-batch"})
 """Paths whose requests may run long (a batch streams for as long as its body lasts): the
 worker serves them in a greenlet of their own, never in its acceptor."""
 
+HEALTH_PATHS = frozenset({"/livez", "/readyz", "/metrics"})
+"""Paths the worker answers as they come, never queued behind other requests nor refused for
+load: the probes an orchestrator acts on, and the metrics that show the load."""
+
+NEGOTIATE = "tarot.negotiate"
+"""Application config key: a function from an ``Accept-Language`` header (or None) to the
+language to answer in, which the server's own answers (a refusal for load) use too."""
+
 PAUSE = "tarot.pause"
 """WSGI environ key: a callable, without arguments, that a long answer (a batch) calls between
 two steps to let the server's other work run; absent where there is nothing else to run (the

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
+from service.contract.standings import STANDINGS_MAX_BYTES
 from service.rules.cards import CARD_CODES
 from tests.conftest import deal_request, golden
 
@@ -83,8 +84,33 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
             {"record": deal_request(four)},
         ],
     }
-    return {**VALID, "/v1/deals/evaluate": deal_request(four), "/v1/games/score": game, SEATING: seating_body()}
+    seats = {"north": "N1", "west": "W1", "south": "S1", "east": "E1"}
+    tournament = {
+        "players": [{"id": p, "name": f"Player {p}"} for p in seats.values()],
+        "plan": {"positions": 5, "deals": 2},
+        "scorecards": [
+            {
+                "position": 1,
+                "table": 1,
+                "seats": seats,
+                "deals": [
+                    {"summary": {k: v for k, v in VALID["/v1/deals/score"].items() if k != "players"}},
+                    {"marks": {"row": {"north": 42, "west": 42, "south": -126, "east": 42}, "taker": "south"}},
+                ],
+            }
+        ],
+    }
+    return {
+        **VALID,
+        "/v1/deals/evaluate": deal_request(four),
+        "/v1/games/score": game,
+        "/v1/tournaments/standings": tournament,
+        SEATING: seating_body(),
+    }
 
+
+BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES}
+"""The operations that take a larger body than the application's limit, and theirs."""
 
 SEATING = "/v1/tournaments/seating"
 SIXTEEN = [f"{seat}{table}" for table in range(1, 5) for seat in "NSEW"]
@@ -132,13 +158,18 @@ def _list_field(path: str) -> str:
         "/v1/deals/deal": "deck",
         "/v1/deals/evaluate": "plays",
         "/v1/games/score": "deals",
+        "/v1/tournaments/standings": "scorecards",
     }.get(path, "poignees")
 
 
 def _seat_field(path: str) -> str:
-    return {"/v1/tricks/winner": "leader", "/v1/tricks/legal-cards": "players", "/v1/deals/deal": "dealer"}.get(
-        path, "taker"
-    )
+    # ("players": no seat at the request's top; a tournament's cards' seats are tested below.)
+    return {
+        "/v1/tricks/winner": "leader",
+        "/v1/tricks/legal-cards": "players",
+        "/v1/deals/deal": "dealer",
+        "/v1/tournaments/standings": "players",
+    }.get(path, "taker")
 
 
 def cases_for(path: str) -> list[BadRequest]:
@@ -169,8 +200,10 @@ def cases_for(path: str) -> list[BadRequest]:
         add(f"nested_arrays_{depth}", b"[" * depth + b"]" * depth, 400, pointer="")
         add(f"nested_objects_{depth}", b'{"a":' * depth + b"1" + b"}" * depth, 400, pointer="")
         add(f"nested_in_field_{depth}", b'{"players":' + b"[" * depth + b"]" * depth + b"}", 400, pointer="")
-    add("nested_arrays_100000", b"[" * 100_000 + b"]" * 100_000, 413, pointer="")
-    add("nested_unclosed_100000", b"[" * 100_000, 413, pointer="")
+    limit = BODY_LIMITS.get(path, MAX_BODY_BYTES)
+    # Too deep, and too large where the operation's limit is under 200 KB.
+    add("nested_arrays_100000", b"[" * 100_000 + b"]" * 100_000, 413 if limit < 200_000 else 400, pointer="")
+    add("nested_unclosed_100000", b"[" * 100_000, 413 if limit < 100_000 else 400, pointer="")
     add("nan_literal", raw[:-1] + b',"x":NaN}', 400, pointer="")
     add("infinity_literal", b'{"players":Infinity}', 400, pointer="")
     add("minus_infinity_literal", b'{"players":-Infinity}', 400, pointer="")
@@ -190,12 +223,13 @@ def cases_for(path: str) -> list[BadRequest]:
     add("content_type_garbage", raw, 415, content_type="not a media type", pointer="")
 
     # Sizes, with and without Content-Length.
-    add("just_under_the_limit", padded(base, MAX_BODY_BYTES), 200)
-    add("just_over_the_limit", padded(base, MAX_BODY_BYTES + 1), 413, pointer="")
-    add("just_under_the_limit_chunked", padded(base, MAX_BODY_BYTES), 200, chunked=True)
-    add("just_over_the_limit_chunked", padded(base, MAX_BODY_BYTES + 1), 413, chunked=True, pointer="")
-    add("far_over_the_limit", b"[" + b"0," * 200_000 + b"0]", 413, pointer="")
-    add("far_over_the_limit_chunked", b"[" + b"0," * 200_000 + b"0]", 413, chunked=True, pointer="")
+    add("just_under_the_limit", padded(base, limit), 200)
+    add("just_over_the_limit", padded(base, limit + 1), 413, pointer="")
+    add("just_under_the_limit_chunked", padded(base, limit), 200, chunked=True)
+    add("just_over_the_limit_chunked", padded(base, limit + 1), 413, chunked=True, pointer="")
+    far = b"[" + b"0," * max(200_000, limit) + b"0]"
+    add("far_over_the_limit", far, 413, pointer="")
+    add("far_over_the_limit_chunked", far, 413, chunked=True, pointer="")
     add("small_chunked_invalid", raw[:-2], 400, chunked=True, pointer="")
 
     # Types and values.
@@ -207,7 +241,12 @@ def cases_for(path: str) -> list[BadRequest]:
     add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
     add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
     add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
-    if path not in ("/v1/tricks/winner", "/v1/games/score", SEATING):  # no rules, or each deal's own
+    if path not in (
+        "/v1/tricks/winner",
+        "/v1/games/score",
+        "/v1/tournaments/standings",
+        SEATING,
+    ):  # no rules, or each deal's own
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
         add("rules_flag_string", encode({**base, "rules": {"pousse_alias": "yes"}}), 422, pointer="/rules/pousse_alias")
@@ -308,6 +347,50 @@ def cases_for(path: str) -> list[BadRequest]:
         )
         add("game_claims_net_length", encode({**base, "claims": {"net": [0, 0]}}), 422, pointer="/claims/net")
 
+    if path == "/v1/tournaments/standings":
+        # A tournament: its players, each card's seats, deals, marks and bilans, the seating.
+        card = base["scorecards"][0]
+        entry, written = card["deals"]
+
+        def with_card(**changes: Any) -> bytes:
+            return encode({**base, "scorecards": [{**card, **changes}]})
+
+        add("tournament_players_empty", encode({**base, "players": []}), 422, pointer="/players")
+        twice = [*base["players"], {"id": "N1", "name": "Again"}]
+        add("tournament_player_twice", encode({**base, "players": twice}), 422, pointer="/players/4/id")
+        add("tournament_player_id_empty", encode({**base, "players": [{"id": "", "name": "x"}]}), 422,
+            pointer="/players/0/id")  # fmt: skip
+        add(
+            "tournament_table_of_two",
+            with_card(seats={"north": "N1", "south": "S1"}),
+            422,
+            pointer="/scorecards/0/seats",
+        )
+        fifth = {**card["seats"], "fifth": "X"}
+        del fifth["east"]
+        add("tournament_fifth_at_four", with_card(seats=fifth), 422, pointer="/scorecards/0/seats")
+        add("tournament_seat_unknown", with_card(seats={**card["seats"], "centre": "X"}), 422,
+            pointer="/scorecards/0/seats/centre")  # fmt: skip
+        add("tournament_position_zero", with_card(position=0), 422, pointer="/scorecards/0/position")
+        add("tournament_table_string", with_card(table="3"), 422, pointer="/scorecards/0/table")
+        row = {**written["marks"]["row"], "fifth": 0}
+        add("tournament_mark_at_no_seat", with_card(deals=[entry, {"marks": {"row": row}}]), 422,
+            pointer="/scorecards/0/deals/1/marks/row/fifth")  # fmt: skip
+        add("tournament_mark_float", with_card(deals=[{"marks": {"row": {**row, "fifth": 1.5}}}]), 422,
+            pointer="/scorecards/0/deals/0/marks/row/fifth")  # fmt: skip
+        add("tournament_deal_empty", with_card(deals=[{}]), 422, pointer="/scorecards/0/deals/0")
+        five = {"summary": {**entry["summary"], "players": 5}}
+        add("tournament_summary_for_five", with_card(deals=[five]), 422, pointer="/scorecards/0/deals/0")
+        add("tournament_not_returned_with_deals", with_card(returned=False), 422, pointer="/scorecards/0/deals")
+        add("tournament_deals_100", with_card(deals=[entry] * 100), 422, pointer="/scorecards/0/deals")
+        seating = [{"position": 1, "table": 1, "seats": {**card["seats"], "east": "Z9"}}]
+        add("tournament_seated_stranger", encode({**base, "seating": seating}), 422, pointer="/seating/0/seats/east")
+        adjustment = [{"player": "N1", "position": 1, "points": "ten"}]
+        add("tournament_adjustment_points", encode({**base, "adjustments": adjustment}), 422,
+            pointer="/adjustments/0/points")  # fmt: skip
+        add("tournament_plan_zero", encode({**base, "plan": {"positions": 0, "deals": 4}}), 422,
+            pointer="/plan/positions")  # fmt: skip
+        add("tournament_tie_break", encode({**base, "tie_break": "coin"}), 422, pointer="/tie_break")
     if path == SEATING:
         c += _seating_cases(base)
 

@@ -144,6 +144,12 @@ class StubHandler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         language = self.headers["Accept-Language"]
         self.server.languages.append(language)
+        if self.server.script and self.server.script[0].startswith("overloaded"):
+            # Refused for load, whatever the operation: "overloaded N" asks to wait N seconds.
+            self.server.received.append(len(body.split(b"\n")[:-1]))
+            wait = self.server.script.pop(0).partition(" ")[2] or "0"
+            self.refuse(503, "Overloaded.", {"Retry-After": wait})
+            return
         if self.path != "/v1/deals/evaluate-batch":
             self.refuse(422, f"Detail in {language}.")
             return
@@ -170,9 +176,20 @@ class StubHandler(BaseHTTPRequestHandler):
             self.wfile.write(dumps(item) + b"\n")
         self.wfile.write(summary_line(tally, None))
 
-    def refuse(self, status: int, detail: str) -> None:
-        problem = dumps({"title": "Nope", "status": status, "detail": detail, "errors": []})
+    def refuse(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+        problem = dumps(
+            {
+                "type": "/problems/stub",
+                "title": "Nope",
+                "status": status,
+                "detail": detail,
+                "instance": self.path,
+                "errors": [],
+            }
+        )
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/problem+json")
         self.send_header("Content-Length", str(len(problem)))
         self.end_headers()

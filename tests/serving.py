@@ -63,15 +63,23 @@ class Gunicorn:
     """
 
     def __init__(
-        self, env: dict[str, str] | None = None, command: Sequence[str] = GUNICORN_COMMAND, cwd: Path = ROOT
+        self,
+        env: dict[str, str] | None = None,
+        command: Sequence[str] = GUNICORN_COMMAND,
+        cwd: Path = ROOT,
+        health: bool = False,
     ) -> None:
+        """``health``: the probes and the metrics on a port of their own (``health_port``)."""
         self.cwd = cwd
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.health_port = free_port() if health else None
         self.lines: list[str] = []
         path = f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"
         self.env = {**os.environ, "PATH": path, "WEB_CONCURRENCY": "2", "DRAIN_SECONDS": "0", **(env or {})}
         self.env.update(HOST="127.0.0.1", PORT=str(self.port))
+        if self.health_port is not None:
+            self.env["HEALTH_PORT"] = str(self.health_port)
         self.command = list(command)
         self.proc: subprocess.Popen[str] | None = None
 

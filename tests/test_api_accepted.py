@@ -36,6 +36,7 @@ from service.rules.table import TABLES
 
 BATCH = "/v1/deals/evaluate-batch"
 GAME = "/v1/games/score"
+STANDINGS = "/v1/tournaments/standings"
 SUMMARY = {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}
 FULL_SUMMARY = {
     **SUMMARY,
@@ -47,6 +48,11 @@ FULL_SUMMARY = {
 }
 DEAL = {**random_deal(4, 4), "poignees": [{"seat": 0, "cards": ["1T"] * 10}], "claims": {}, "rules": {}}
 ENTRY = {"dealer": 0, "summary": {k: v for k, v in FULL_SUMMARY.items() if k != "players"}}
+FOUR = {"north": "N", "west": "W", "south": "S", "east": "E"}
+CARD_ENTRY = {
+    **ENTRY,
+    "marks": {"row": {"north": 147, "west": -49, "south": -49, "east": -49}, "taker": "north", "contract": "garde"},
+}
 SOUND: dict[str, dict[str, Any]] = {
     # Each operation's request with every object and list it can hold, so that each field's
     # pointer lands in the request (a missing parent is made, see `planted`).
@@ -62,6 +68,14 @@ SOUND: dict[str, dict[str, Any]] = {
     GAME: {
         "players": 4, "names": ["N", "E", "S", "W"], "table": "1", "draw": ["10H", "10C", "5T", "KS"],
         "deals": [ENTRY], "claims": {"net": [0, 0, 0, 0], "rows": [[0, 0, 0, 0]]},
+    },
+    STANDINGS: {
+        "players": [{"id": p, "name": p, "team": None} for p in "NWSE"], "plan": {"positions": 5, "deals": 4},
+        "tie_break": "none",
+        "scorecards": [{"position": 1, "table": 1, "seats": FOUR, "deals": [CARD_ENTRY], "totals": {"north": 147},
+                        "returned": True}],
+        "seating": [{"position": 1, "table": 1, "seats": FOUR}],
+        "adjustments": [{"player": "N", "position": 1, "points": -10, "reason": "late"}],
     },
     "/v1/tournaments/seating": {
         "players": ["A", "B", "C", "D"], "positions": 2,
@@ -91,12 +105,15 @@ def _walk_field(at: str, field: fields.Field[Any]) -> Iterator[tuple[str, fields
 
 SHEET_TABLE = ("/deals/0/summary/players", "/deals/0/record/players")
 """A sheet entry's own player count takes one value, the sheet's: another is ``table_size``."""
+CARD = "/scorecards/0/deals/0"
+"""A scorecard's first deal: its entries are a sheet's, for the card's table."""
 FIELDS = [
     (path, pointer, field)
     for op in OPERATIONS.values()
     for path in [op.path]
     for pointer, field in walk(op.request_schema)
     if not (path == GAME and pointer in SHEET_TABLE)
+    and not (path == STANDINGS and pointer in tuple(CARD + p.removeprefix("/deals/0") for p in SHEET_TABLE))
 ]
 
 
@@ -133,6 +150,8 @@ def sound_for(path: str, pointer: str) -> dict[str, Any]:
     for kind, entry in ENTRIES.items():
         if path == GAME and pointer.startswith(f"/deals/0/{kind}"):
             return {**body, "deals": [entry]}
+        if path == STANDINGS and pointer.startswith(f"{CARD}/{kind}"):
+            return {**body, "scorecards": [{**body["scorecards"][0], "deals": [entry], "totals": None}]}
     return body
 
 
@@ -183,6 +202,12 @@ def holding(path: str, pointer: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"players": body["players"], **body["deals"][0]["summary"]}
     if path == GAME and "/record/" in pointer:
         return dict(body["deals"][0]["record"])
+    if path == STANDINGS and pointer.startswith(f"{CARD}/summary/"):
+        return {"players": 4, **body["scorecards"][0]["deals"][0]["summary"]}
+    if path == STANDINGS and pointer.startswith(f"{CARD}/record/"):
+        return dict(body["scorecards"][0]["deals"][0]["record"])
+    if path == STANDINGS:
+        return {}  # (no object of a tournament names a player count: a card's seats say its table)
     return body
 
 

@@ -16,6 +16,8 @@ import pytest
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.api.operations import batch
 from service.app import create_app
@@ -482,3 +484,31 @@ def test_a_valid_deal_has_no_ruling_to_claim(client: FlaskClient) -> None:
     assert (mismatch["pointer"], mismatch["correct"]) == ("/claims/ruling", None)
     agreeing = client.post("/v1/deals/evaluate", json={**deal, "claims": {"ruling": None}})
     assert agreeing.get_json()["claims"]["agree"] is True
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    deals=st.integers(0, 3), before=st.integers(0, 3), after=st.integers(0, 2), language=st.sampled_from(["en", "fr"])
+)
+def test_a_json_batch_sent_as_a_line_is_told_to_go_as_json(
+    app: Flask, deals: int, before: int, after: int, language: str
+) -> None:
+    # The body of the JSON form, {"deals": [...]}, sent as NDJSON (one line): its "deals" is the
+    # batch's, not a misspelt "dealer"; the line's problem says to send it as application/json.
+    batch = {"deals": [random_deal(seed, 4) for seed in range(deals)]}
+    lines = [random_deal(seed, 3) for seed in range(before)] + [batch] + [random_deal(seed, 5) for seed in range(after)]
+    with app.test_client() as client:
+        items, summary = post_lines(client, ndjson(lines), headers={"Accept-Language": language})
+    problems = [item for item in items if "problem" in item]
+    assert [item["index"] for item in problems] == [before]
+    [said] = [e for e in problems[0]["problem"]["errors"] if e["pointer"] == "/deals"]
+    assert said["code"] == "unknown_field" and said["suggestions"] == ["application/json"]
+    assert '{"deals": [...]}' in said["hint"] and "application/json" in said["hint"]
+    assert (summary["deals"], summary["malformed"]) == (before + 1 + after, 1)
+
+
+def test_a_misspelt_dealer_is_still_told_so(client: FlaskClient) -> None:
+    record = {k: v for k, v in random_deal(3, 4).items() if k != "dealer"}
+    items, _ = post_lines(client, ndjson([{**record, "deals": 0}]))
+    [said] = [e for e in items[0]["problem"]["errors"] if e["pointer"] == "/deals"]
+    assert said["suggestions"] == ["dealer"]

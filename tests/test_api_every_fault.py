@@ -78,6 +78,27 @@ OPERATION_FAULTS: dict[str, tuple[dict[str, Any], list[Fault]]] = {
             ("/claims", {"net": [0, 0]}, "/claims/net", True),
         ],
     ),
+    "/v1/tournaments/standings": (
+        {
+            "players": [{"id": p, "name": p} for p in "NWSE"],
+            "scorecards": [
+                {
+                    "position": 1,
+                    "table": 1,
+                    "seats": {"north": "N", "west": "W", "south": "S", "east": "E"},
+                    "deals": [{"summary": {k: v for k, v in SUMMARY.items() if k != "players"}}],
+                }
+            ],
+        },
+        [
+            ("/tie_break", "coin", "/tie_break", False),
+            ("/scorecards/0/position", 0, "/scorecards/0/position", False),
+            ("/scorecards/0/deals/0/summary/points", 49.25, "/scorecards/0/deals/0/summary/points", False),
+            ("/players/1/id", "N", "/players/1/id", True),
+            ("/scorecards/0/totals", {"fifth": 0}, "/scorecards/0/totals/fifth", True),
+            ("/adjustments", [{"player": "Z", "position": 1, "points": 1}], "/adjustments/0/player", True),
+        ],
+    ),
     "/v1/tournaments/seating": (
         {
             "players": ["A", "B", "C", "D", "E", "F", "G", "H"],

@@ -25,7 +25,7 @@ from service.app import create_app
 from service.cli.casefiles import json_equal, resolve, same_elements
 from service.cli.outcome import MISSING
 
-from .commandline import count, summary, tarot_rules
+from .commandline import count, stub, summary, tarot_rules
 from .conftest import deal_request, golden
 from .serving import Gunicorn, free_port
 
@@ -385,9 +385,9 @@ def test_tags_select_and_skip(kit: Path, tmp_path: Path, capsys: pytest.CaptureF
     assert status == 0
     assert "Skipped" not in quiet and summary(quiet)["skipped"] == 1
 
-    # A tag no case has is a typo: nothing runs.
+    # A tag no case has is a typo: nothing runs, and a run that checks nothing fails.
     status, _, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--tag", "exucse")
-    assert status == 2
+    assert status == 1
     assert "no case of the kit has the tag 'exucse'" in err
 
 
@@ -419,9 +419,9 @@ def test_operations_and_case_ids_select(
     assert (status, out) == (2, "")
     choices = "(choose from 'legal-cards', 'winner', 'deal', 'score',"
     assert f"argument --operation: invalid choice: 'tricks' {choices}" in err
-    # A glob no id matches is a typo, as an unknown tag is.
+    # A glob no id matches is a typo, as an unknown tag is: it checks nothing, and the run fails.
     status, out, err = conformance(capsys, "--kit", kit, "--harness", FLASK_ADAPTER, "--case", "evaluate/rulings/*")
-    assert (status, out) == (2, "")
+    assert status == 1 and summary(out)["cases"] == 0
     assert "no case of the kit has an id matching 'evaluate/rulings/*'" in err
 
 
@@ -451,6 +451,65 @@ def test_a_run_that_checks_nothing_fails(kit: Path, tmp_path: Path, capsys: pyte
     assert summary(out) == {"cases": 0, "passed": 0, "failed": 0, "skipped": 0}
     assert "no case was checked (no case of the kit is selected by the --operation, --case and --tag given" in err
     assert set(junit_cases(junit)) == {"nothing-checked"}
+
+
+NOTHING = "a run that checks nothing fails"
+
+
+@pytest.mark.parametrize(
+    ("filters", "said"),
+    [
+        (
+            ["--case", "evaluate/rulings/*"],
+            "no case was checked (no case of the kit has an id matching 'evaluate/rulings/*')",
+        ),
+        (["--tag", "exucse"], "no case was checked (no case of the kit has the tag 'exucse')"),
+        (
+            ["--tag", "exucse", "--case", "nowhere/*"],
+            "no case was checked (no case of the kit has the tag 'exucse'; no case of the kit has an id matching "
+            "'nowhere/*')",
+        ),
+        (["--operation", "winner", "--tag", "golden"], "no case was checked (no case of the kit is selected by the"),
+        (
+            ["--skip-tag", "three-players", "--skip-tag", "four-players", "--skip-tag", "five-players"],
+            "no case was checked (all 12 cases selected were skipped)",
+        ),
+        # Beside a glob that matches, one that matches nothing still checks nothing: a typo that
+        # would quietly narrow the run.
+        (
+            ["--case", "score/*", "--case", "evaluate/rulings/*"],
+            "a filter given checked nothing (no case of the kit has an id matching 'evaluate/rulings/*')",
+        ),
+    ],
+)
+def test_every_way_of_checking_nothing_fails_the_run_with_1_in_every_report(
+    kit: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], filters: list[str], said: str
+) -> None:
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    status, out, err = conformance(
+        capsys, "--kit", kit, "--harness", FLASK_ADAPTER, *filters, "--junit", junit, "--report", report
+    )
+    assert status == 1, out + err
+    [line] = [line for line in err.splitlines() if NOTHING in line]
+    assert line.startswith(f"tarot-rules: {said}") and line.endswith(f": {NOTHING}")
+    failure = junit_cases(junit)["nothing-checked"].find("failure")
+    assert failure is not None and failure.get("message") == line.removeprefix("tarot-rules: ")
+    text = report.read_text()
+    assert text.startswith("# Conformance kit: failed\n")
+    assert re.search(r"^\*\*(No case was checked|A filter given checked nothing): .*\.\*\*$", text, re.MULTILINE)
+
+
+def test_the_docs_say_a_run_that_checks_nothing_exits_1() -> None:
+    # The kit's README and docs/ci.md say what the command does: 1, never 2, for nothing checked.
+    readme = " ".join((ROOT / "conformance" / "README.md").read_text(encoding="utf-8").split())
+    ci = " ".join((ROOT / "docs" / "ci.md").read_text(encoding="utf-8").split())
+    for flag in ("--case 'evaluate/rulings/*'", "--tag five-players"):
+        bullet = readme[readme.index(f"- `{flag}`") :].split("; - ")[0]
+        assert "checks nothing: the run fails (exit 1)" in bullet, bullet
+    assert "1 when one failed **or when no case was checked**" in readme
+    assert "a `--tag` or `--case` that selects no case checks nothing" in readme
+    said = "A run that checks no case (none selected, a `--tag` or `--case` that selects none, or every one skipped)"
+    assert f"{said} exits 1" in ci
 
 
 def test_the_timeout(kit: Path, fake: Any, capsys: pytest.CaptureFixture[str]) -> None:
@@ -804,3 +863,22 @@ def test_an_answer_of_the_wrong_shape_is_reported_not_a_crash(
     )
     assert status == 1 and "Traceback" not in err
     assert page.exists() and report.exists()
+
+
+def test_a_service_refusing_for_load_is_asked_again_after_its_retry_after(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Three refusals for load (503, Retry-After: 0), then the stub's own answer to the case (a
+    # 422): the case is judged on that answer, not failed as "service unavailable".
+    with stub(["overloaded 0"] * 3) as server:
+        status, out, _ = conformance(capsys, "--url", server.base, "--case", "legal-cards/discard/001")
+        assert len(server.languages) == 4
+    assert status == 1
+    assert "422" in out and "503" not in out
+    # With no patience, the first refusal is the answer.
+    with stub(["overloaded 5"] * 3) as server:
+        status, out, _ = conformance(
+            capsys, "--url", server.base, "--case", "legal-cards/discard/001", "--overload-wait", "0.001"
+        )
+        assert len(server.languages) == 1
+    assert status == 1 and "503" in out

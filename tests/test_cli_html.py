@@ -143,7 +143,7 @@ def test_the_page_s_counts_by_file_add_up_to_the_summary(tmp_path: Path, capsys:
     assert len(rows) == 2  # both files have failures: both are listed
     totals = [sum(column) for column in zip(*rows, strict=True)]
     said = summary(out)
-    labels = ("records", "valid", "in progress", "faulty", "malformed", "claims disagreeing")
+    labels = ("records", "valid", "of which in progress", "faulty", "malformed", "claims disagreeing")
     assert totals == [said[label] for label in labels]
     assert said["malformed"] == 1 and said["claims disagreeing"] == 1
 

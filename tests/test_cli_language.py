@@ -23,12 +23,12 @@ from babel.messages.pofile import read_po
 
 import service.cli
 import service.texts
-from service.cli import local
+from service.cli import local, remote
 from service.cli.words import ARGPARSE_TEXTS, argparse_placeholders
 from service.contract.records import record_item
 
 from .commandline import faulty_records, golden_records, stub, summary, tarot_rules, without_rate, write_ndjson
-from .serving import Gunicorn
+from .serving import Gunicorn, free_port
 from .test_cli_conformance import FLASK_ADAPTER, kit_files, write_kit
 from .test_texts import english_left_in
 
@@ -69,7 +69,7 @@ def test_replay_in_french(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert counts == {
         "enregistrements": 43,
         "valides": 41,
-        "en cours": 0,
+        "dont en cours": 0,
         "fautives": 1,
         "mal formés": 1,
         "assertions vérifiées": 42,
@@ -425,3 +425,31 @@ def test_the_texts_are_written_as_each_language_writes() -> None:
                     assert text[at - 1] == NBSP, (key, text)
             assert " »" not in text and "« " not in text, (key, text)
             assert text != en[key][form] or key in SAME_IN_BOTH, f"{key!r} is not translated"
+
+
+@pytest.mark.parametrize(("language", "prefix"), [("en", "tarot-rules: "), ("fr", f"tarot-rules{NBSP}: ")])
+def test_both_commands_say_a_service_out_of_reach_in_the_same_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, language: str, prefix: str
+) -> None:
+    # replay --url and conformance --url, the service not there: one sentence, from one place
+    # (the client's), in the run's language; the replay, which tries again, adds how many times.
+    monkeypatch.setattr(remote, "BACKOFF", (0, 0, 0))
+    url = f"http://127.0.0.1:{free_port()}"
+    games = write_ndjson(tmp_path / "games.ndjson", golden_records()[:2])
+    kit = write_kit(tmp_path / "kit", kit_files())
+    said = {}
+    for name, args in (("replay", ["replay", games]), ("conformance", ["conformance", "--kit", kit])):
+        status, out, err = tarot_rules(capsys, "--lang", language, *args, "--url", url)
+        assert (status, out) == (2, "")
+        [said[name]] = err.splitlines()
+    reason = (
+        said["conformance"].rsplit(": ", 1)[1] if language == "en" else said["conformance"].rsplit(f"{NBSP}: ", 1)[1]
+    )
+    where = {
+        "en": f"cannot reach the service at {url}: ",
+        "fr": f"impossible de joindre le service à l'adresse {url}{NBSP}: ",
+    }
+    attempts = {"en": " (4 attempts)", "fr": " (4 tentatives)"}
+    assert said["conformance"] == prefix + where[language] + reason
+    assert said["replay"] == said["conformance"] + attempts[language]
+    assert reason == "Connection refused"  # the system's words for it, as the C library says them

@@ -31,6 +31,7 @@ import yaml
 from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
+from tests.commandline import stub
 from tests.conftest import deal_request, golden
 from tests.serving import ROOT, VENV_BIN, Gunicorn
 from tests.test_properties_batch import digest_of
@@ -59,7 +60,7 @@ def readme_command() -> list[str]:
 
 def readme_python_example() -> tuple[str, str]:
     """The Python example of docs/clients.md, and the output it says the example prints."""
-    [code] = re.findall(r"^```python\n(.*?)^```$", CLIENTS, flags=re.DOTALL | re.MULTILINE)
+    code = re.findall(r"^```python\n(.*?)^```$", CLIENTS, flags=re.DOTALL | re.MULTILINE)[0]
     program, printed = code.split("# Prints:\n")
     return program, "".join(line.removeprefix("# ") for line in printed.splitlines(keepends=True))
 
@@ -248,3 +249,20 @@ def test_the_rulebook_sheet_reads_typed_through_the_client(client_package: str, 
     assert all(row.dealer_in_turn for row in sheet.deals)
     assert sheet.deals[-1].totals == [b.net for b in sheet.bilans] and sheet.zero_sum
     assert isinstance(sheet.claims, models.SheetClaimsResult) and sheet.claims.agree
+
+
+def test_the_client_set_up_as_docs_clients_md_says_waits_out_refusals_for_load(client_package: str) -> None:
+    # Two refusals for load (503, Retry-After: 0), then the stub's own answer (a 422 problem for
+    # every operation but the batch): the generated client parses that answer, having sent the
+    # request three times.
+    blocks = re.findall(r"^```python\n(.*?)^```$", CLIENTS, flags=re.DOTALL | re.MULTILINE)
+    setup = next(block for block in blocks if "RetryTransport" in block).replace("tarot_client", client_package)
+    models = importlib.import_module(f"{client_package}.models")
+    api = importlib.import_module(f"{client_package}.api.tricks.list_legal_cards")
+    with stub(["overloaded 0"] * 2) as server:
+        scope: dict[str, Any] = {}
+        exec(setup.replace("http://localhost:8000", server.base), scope)  # the documented lines, as written
+        body = models.LegalCardsRequest.from_dict({"players": 4, "hand": ["KS"], "trick": []})
+        response = api.sync_detailed(client=scope["client"], body=body)
+        assert len(server.languages) == 3
+    assert response.status_code == 422 and isinstance(response.parsed, models.Problem)

@@ -25,6 +25,7 @@ import yaml
 
 from service.contract.games import SCORE_GAME
 from tests.clientbatch import BATCHES, NOT_A_DEAL, NOT_A_DEAL_ERRORS, tricks
+from tests.commandline import stub
 from tests.serving import ROOT, Gunicorn
 
 PACKAGE = Path(__file__).parent / "client_ts"
@@ -103,8 +104,23 @@ await main();
 
 def readme_media_types() -> str:
     """The media types the TypeScript example of docs/clients.md makes its openapi-fetch client for."""
-    [media] = re.findall(r"createClient<paths, ([^>]+)>\(", CLIENTS)
+    media: str = re.findall(r"createClient<paths, ([^>]+)>\(", CLIENTS)[0]
     return media
+
+
+def retry_program() -> str:
+    """A program whose client is made with the retrying fetch of docs/clients.md, as written;
+    it posts one legal-cards request and prints the status it ends with."""
+    [block] = [b for b in re.findall(r"^```ts\n(.*?)^```$", CLIENTS, flags=re.DOTALL | re.MULTILINE) if "retrying" in b]
+    made = block.replace('"http://localhost:8000"', "process.argv[2]")
+    return f"""import createClient from "openapi-fetch";
+import type {{ components, paths }} from "./schema.js";
+
+{made}
+const body: components["schemas"]["LegalCardsRequest"] = {{ players: 4, hand: ["KS"], trick: [] }};
+const {{ response }} = await client.POST("/v1/tricks/legal-cards", {{ body }});
+console.log(JSON.stringify(response.status));
+"""
 
 
 def batch_program() -> str:
@@ -196,6 +212,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (work / "client.ts").write_text(program(), encoding="utf-8")
     (work / "batch.ts").write_text(batch_program(), encoding="utf-8")
     (work / "sheet.ts").write_text(sheet_program(), encoding="utf-8")
+    (work / "retry.ts").write_text(retry_program(), encoding="utf-8")
     return work
 
 
@@ -257,3 +274,14 @@ def test_the_rulebook_sheet_reads_typed_through_the_typescript_client(workdir: P
                    ["W", 270, 780, -510, 4]],
         "takers": [1, 3, 2, 0, 2], "in_turn": [True] * 5, "first_dealer": 1, "zero_sum": True, "agree": True,
     }  # fmt: skip
+
+
+def test_the_client_made_as_docs_clients_md_says_waits_out_refusals_for_load(workdir: Path) -> None:
+    # Two refusals for load (503, Retry-After: 0), then the stub's own answer (a 422 problem for
+    # every operation but the batch): the client ends with that answer, having asked three times.
+    run(["npx", "--no-install", "tsc", "--strict", "--module", "nodenext", "--target", "es2022",
+         "--skipLibCheck", "retry.ts"], workdir)  # fmt: skip
+    with stub(["overloaded 0"] * 2) as server:
+        output = run(["node", "retry.js", server.base], workdir, timeout=60)
+        assert len(server.languages) == 3
+    assert json.loads(output.strip().splitlines()[-1]) == 422

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .commandline import summary, tarot_rules
+from .commandline import stub, summary, tarot_rules
 from .serving import Gunicorn, free_port
 
 ROOT = Path(__file__).parent.parent
@@ -86,3 +86,18 @@ def test_the_whole_kit_passes_over_http(server: Gunicorn, capsys: pytest.Capture
     status, out, err = tarot_rules(capsys, "conformance", "--url", server.base, "--quiet", "--timeout", "10")
     assert status == 0, out + err
     assert summary(out) == {"cases": CASES, "passed": CASES, "failed": 0, "skipped": 0}
+
+
+@needs_node
+def test_the_javascript_adapter_waits_out_a_service_refusing_for_load(capsys: pytest.CaptureFixture[str]) -> None:
+    assert NODE is not None
+    # Two refusals for load (503, Retry-After: 0), then the stub's own answer to the case (it
+    # refuses every operation but the batch with a 422): the case is judged on that answer.
+    harness = shlex.join([NODE, str(NODE_ADAPTER)])
+    with stub(["overloaded 0"] * 2) as server:
+        status, out, _ = tarot_rules(
+            capsys, "conformance", "--harness", f"{harness} {server.base}", "--case", "winner/trick-winner/001"
+        )
+        assert len(server.languages) == 3
+    assert status == 1
+    assert "503" not in out

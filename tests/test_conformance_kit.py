@@ -25,7 +25,7 @@ from flask import Flask
 from jsonschema import Draft202012Validator
 
 from service.rules.variants import FFT, Rules
-from service.rules.verdicts import LegalReason, RedealReason, ViolationCode
+from service.rules.verdicts import Anomaly, LegalReason, RedealReason, ViolationCode
 from tests.test_rulebook import SECTIONS
 
 ROOT = Path(__file__).parent.parent
@@ -43,8 +43,19 @@ OPERATIONS = {
     "/v1/deals/score": "score",
     "/v1/deals/evaluate": "evaluate",
     "/v1/games/score": "score-game",
+    "/v1/tournaments/standings": "standings",
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
+
+
+def player_tags(request: dict[str, Any]) -> set[str]:
+    """The table size's tag; a tournament's (its players a list): the sizes of its cards' tables."""
+    if isinstance(request["players"], int):
+        return {PLAYER_TAGS[request["players"]]}
+    tables = [*request.get("scorecards", []), *request.get("seating", [])]
+    return {PLAYER_TAGS[len(t["seats"])] for t in tables if len(t.get("seats", {})) in PLAYER_TAGS}
+
+
 FLAGS = {f.name: getattr(FFT, f.name) for f in dataclasses.fields(Rules)}
 
 
@@ -170,6 +181,8 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     assert {f"redeal:{reason}" for reason in RedealReason} <= tags
     assert {e.get("/redeal_reason") for e in expected} >= set(RedealReason)
     assert {e.get("/reason") for e in expected} >= set(LegalReason)
+    assert {f"anomaly:{code}" for code in Anomaly} <= tags
+    assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/anomalies/\d+/code", k)} >= set(Anomaly)
     assert set(PLAYER_TAGS.values()) <= tags
     assert set(FLAGS) <= tags
     assert {"golden", "generated"} <= tags
@@ -187,7 +200,7 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     # The tags the request decides: the table size, and each flag set to a non-default value.
     rules = request.get("rules") or {}
     flags = {name for name, default in FLAGS.items() if name in rules and rules[name] != default}
-    assert PLAYER_TAGS[request["players"]] in case["tags"]
+    assert player_tags(request) <= set(case["tags"])
     assert flags == set(case["tags"]) & set(FLAGS)
     unordered = case.get("unordered", [])
     assert set(unordered) <= set(case["expect"])
@@ -204,6 +217,9 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
         assert codes == {t for t in case["tags"] if t.startswith("violation:")}
         redeal = {f"redeal:{answer['redeal_reason']}"} if answer["redeal_reason"] else set()
         assert redeal == {t for t in case["tags"] if t.startswith("redeal:")}
+    if case["operation"] == "/v1/tournaments/standings":
+        codes = {f"anomaly:{a['code']}" for a in answer["anomalies"]}
+        assert codes == {t for t in case["tags"] if t.startswith("anomaly:")}
 
 
 def located(expected: str, found: list[str]) -> bool:
@@ -216,7 +232,7 @@ def test_refusal_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     request = case["request"]
     rules = request.get("rules") or {}
     flags = {name for name, default in FLAGS.items() if name in rules and rules[name] != default}
-    assert PLAYER_TAGS[request["players"]] in case["tags"] and "refusal" in case["tags"]
+    assert player_tags(request) <= set(case["tags"]) and "refusal" in case["tags"]
     assert flags == set(case["tags"]) & set(FLAGS)
 
     response = app.test_client().post(case["operation"], json=request)

@@ -5,13 +5,15 @@ writes no case the two disagree on. Here Hypothesis draws what the kit draws fro
 deals of the one random-deal generator (service/randomdeals.py) under every rule variant the
 model knows, given with their hands or without, complete or cut short, made faulty by the
 mutations of tests/mutations.py or by any two cards swapped; and hands, tricks, deal
-summaries, seeds and decks of its own. Each time the model's deal of the cards, legal cards
-(and the rule deciding them), trick winner, Excuse settlement, count, score and first fault
-must be the core's, read through its API (no HTTP).
+summaries, seeds and decks of its own; and tournaments, clean or with a scored error planted
+(tests/tournaments.py). Each time the model's deal of the cards, legal cards (and the rule
+deciding them), trick winner, Excuse settlement, count, score, first fault and control table
+must be the core's, read through its API (no HTTP; the tournament through its contract).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -29,6 +31,10 @@ from conformance.generator.oracle import (
     ref_trick_index,
     start_hands,
 )
+from conformance.generator.standings import standings_pointers, standings_reference
+from service.cli.casefiles import resolve
+from service.contract.jsonio import dumps
+from service.contract.standings import STANDINGS
 from service.randomdeals import random_deal, random_record, record, request_of
 from service.rules.cards import DECK_SIZE, cards_of, format_card, mask_of, parse_card
 from service.rules.deal import Evaluation, Status, evaluate_deal
@@ -40,6 +46,8 @@ from service.rules.table import TABLES
 from service.rules.variants import ExcuseLastTrick, FirstLead, Rules
 
 from .mutations import KINDS
+from .tournaments import KINDS as TOURNAMENT_KINDS
+from .tournaments import plant, random_tournament
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -339,3 +347,23 @@ def test_the_model_bounds_a_chelem_s_points_as_the_core_does() -> None:
                         )
                         compared += core is not None
     assert compared > 50
+
+
+@SETTINGS
+@given(st.randoms(use_true_random=False), st.sampled_from([None, *TOURNAMENT_KINDS]), st.integers(12, 21))
+def test_the_model_adds_up_a_tournament_as_the_core_does(rng: random.Random, kind: str | None, count: int) -> None:
+    """§16: random tournaments at tables of 3, 4 and 5, clean or with a scored error planted, any
+    tie-break: the control table's bilans, scored errors, standings and teams, the model's and the
+    core's (through the contract, which scores each summary by the core's rules)."""
+    fives = count % 4 != 0 and 5 * (count % 4) <= count and rng.random() < 0.3
+    body = random_tournament(rng, count, rng.randint(1, 4), rng.choice([3, 4]), fives=fives, teams=rng.random() < 0.4)
+    body["tie_break"] = rng.choice(["none", "best_position", "positive_positions"])
+    if kind is not None:
+        planted = plant(body, kind, rng)
+        assume(planted is not None)
+        assert planted is not None
+        body = planted.request
+    answer = json.loads(dumps(STANDINGS.respond(body).answer))
+    for pointer, value in standings_reference(body, answer).items():
+        assert resolve(answer, pointer) == value, pointer
+    assert set(standings_pointers(body, answer)) == set(standings_reference(body, answer))

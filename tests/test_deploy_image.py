@@ -50,7 +50,7 @@ def test_image_runs_as_numeric_non_root_user_with_exec_form_entrypoint() -> None
     entrypoint = json.loads(instructions("ENTRYPOINT")[-1])  # exec form: a JSON array
     assert entrypoint == ["gunicorn", "-c", "gunicorn.conf.py", "service.wsgi:app"]
     assert len(instructions("FROM")) >= 2, "multi-stage"
-    assert image_env()["PORT"] == instructions("EXPOSE")[-1] == "8000"
+    assert instructions("EXPOSE")[-1].split() == [image_env()["PORT"], image_env()["HEALTH_PORT"]] == ["8000", "8001"]
 
 
 def test_dockerignore_keeps_what_the_image_copies() -> None:

@@ -64,11 +64,14 @@ def test_probes_and_port_are_the_ones_the_app_serves(rendered: tuple[Path, list[
     docs = rendered[1]
     pod = one(docs, "Deployment")["spec"]["template"]["spec"]
     [container] = pod["containers"]
-    [port] = container["ports"]
+    port, health = container["ports"]
     env = {e["name"]: e["value"] for e in container["env"]}
     assert str(port["containerPort"]) == env["PORT"] == "8000"
-    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": port["name"]}
-    assert container["livenessProbe"]["httpGet"] == {"path": "/livez", "port": port["name"]}
+    # The probes ask the probe port, where they never wait behind the service's traffic.
+    assert str(health["containerPort"]) == env["HEALTH_PORT"] == "8001"
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": health["name"]}
+    assert container["livenessProbe"]["httpGet"] == {"path": "/livez", "port": health["name"]}
+    assert container["startupProbe"]["httpGet"] == {"path": "/livez", "port": health["name"]}
     routes = {rule.rule for rule in app.url_map.iter_rules()}
     for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
         assert container[probe]["httpGet"]["path"] in routes

@@ -13,6 +13,7 @@ Figures: docs/reliability.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from load.deployed import Container, grace_seconds
+from load.deployed import Container, container_spec, grace_seconds
 from tests.image import MARK, Image
 from tests.mutations import faulty
 from tests.serving import ROOT, VENV_BIN, free_port
@@ -42,10 +44,12 @@ every instance in turn (each drains for DRAIN_SECONDS, exits, and starts again: 
 
 NGINX = """\
 worker_processes 1;
+worker_rlimit_nofile 16384;
 daemon off;
 pid {work}/nginx.pid;
 error_log {work}/error.log warn;
-events {{ worker_connections 1024; }}
+# A balancer that holds a spike's connections (the instances' own bound is what is tested).
+events {{ worker_connections 8192; }}
 http {{
     access_log {work}/access.log;
     client_body_temp_path {work}/client;
@@ -263,3 +267,114 @@ def test_a_rolling_restart_under_a_replay_loses_and_repeats_nothing(instances: l
     assert remote_cases == local_cases
     print(f"\n{RECORDS} records in {took:.1f} s through {INSTANCES} instances, {stopped} batches stopped by a drain;")
     print(f"restarts: {restarts}")
+
+
+SPIKE_SECONDS = 60
+SPIKE_FACTOR = 10
+SESSION = 4
+"""Requests a new client of the spike sends on its connection."""
+
+
+class Kubelet:
+    """The Deployment's probes of one instance, as the kubelet makes them: readiness and liveness
+    on the probe port, each at its period and timeout; an instance is taken out of the Service
+    after readiness fails ``failureThreshold`` times in a row, and restarted after liveness does."""
+
+    def __init__(self, container: Container, spec: dict[str, Any]) -> None:
+        self.container = container
+        self.probes = {name: spec[f"{name}Probe"] for name in ("readiness", "liveness")}
+        self.in_a_row = {name: 0 for name in self.probes}
+        self.verdicts: list[str] = []
+        self.slowest = 0.0
+        self.asked = 0
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._probe, args=(name,)) for name in self.probes]
+
+    def __enter__(self) -> Kubelet:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join()
+
+    def _probe(self, name: str) -> None:
+        probe = self.probes[name]
+        path, period, timeout = probe["httpGet"]["path"], probe["periodSeconds"], probe["timeoutSeconds"]
+        while not self._stop.wait(period):
+            started = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.container.health_base + path, timeout=timeout) as answer:
+                    ok = answer.status == 200
+            except OSError:
+                ok = False
+            self.slowest = max(self.slowest, time.monotonic() - started)
+            self.asked += 1
+            self.in_a_row[name] = 0 if ok else self.in_a_row[name] + 1
+            if self.in_a_row[name] >= probe["failureThreshold"]:
+                self.verdicts.append("taken out of the Service" if name == "readiness" else "restarted")
+
+
+def h2load(base: str, *options: str, timeout: float) -> dict[str, int]:
+    """h2load's counts of requests done and of answers by status class, posting legal cards."""
+    body = ROOT / "load" / "bodies" / "legal_cards.json"
+    done = subprocess.run(
+        ["h2load", "--h1", "-t1", *options, "-d", str(body), "-H", "Content-Type: application/json",
+         f"{base}/v1/tricks/legal-cards"],
+        capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+    counts = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("status codes:"):
+            for part in line.split(":", 1)[1].split(","):
+                value, name = part.split()
+                counts[name] = int(value)
+        if line.startswith("requests:"):
+            for part in line.split(":", 1)[1].split(","):
+                value, _, name = part.strip().partition(" ")
+                counts[name] = int(value)
+    return counts
+
+
+def test_a_spike_of_ten_times_capacity_takes_no_instance_out_and_a_replay_goes_through(
+    instances: list[Container], tmp_path: Path
+) -> None:
+    if shutil.which("h2load") is None:
+        subprocess.run([str(ROOT / "scripts" / "ensure-packages"), "h2load:nghttp2-client"], check=False)
+    if shutil.which("h2load") is None:
+        pytest.fail("h2load is needed (apt-get install nghttp2-client)", pytrace=False)
+    spec = container_spec()
+    balancer = Balancer(tmp_path / "nginx", [c.port for c in instances])
+    lines = deal_records(tmp_path)[:4_000]
+    try:
+        # The capacity of the three, through the balancer: 50 busy connections for 5 s.
+        peak = h2load(balancer.base, "-c", "50", "-D", "5", timeout=60)
+        capacity = peak.get("2xx", 0) / 5
+        rate = max(1, round(SPIKE_FACTOR * capacity / SESSION))
+        clients = rate * SPIKE_SECONDS
+        spike_options = ["-r", str(rate), "-c", str(clients), "-n", str(clients * SESSION), "-T", "30s", "-N", "30s"]
+        with contextlib.ExitStack() as stack:
+            kubelets = [stack.enter_context(Kubelet(c, spec)) for c in instances]
+            spike: dict[str, int] = {}
+            spiker = threading.Thread(
+                target=lambda: spike.update(h2load(balancer.base, *spike_options, timeout=SPIKE_SECONDS + 90))
+            )
+            spiker.start()
+            time.sleep(5)  # the spike is on
+            # A CI job's replay through it, its log written as the engine plays (100 a second).
+            remote = replay(["--url", balancer.base, "--junit", str(tmp_path / "remote.xml")], lines, 100, tmp_path)
+            spiker.join()
+        assert all(c.running() for c in instances)
+    finally:
+        balancer.stop()
+    local = replay(["--junit", str(tmp_path / "local.xml")], lines, None, tmp_path)
+    refused = sum(1 for c in instances for line in c.logs().splitlines() if "Shedding load" in line)
+    print(f"\ncapacity {capacity:.0f}/s; spike at {SPIKE_FACTOR} x for {SPIKE_SECONDS} s: {spike};")
+    print(f"probes: slowest {max(k.slowest for k in kubelets) * 1000:.0f} ms of {sum(k.asked for k in kubelets)}")
+    assert refused > 0, "the spike was not over capacity: nothing was shed"
+    assert [k.verdicts for k in kubelets] == [[], [], []], "an instance was taken out or restarted for a slow probe"
+    assert all(k.asked >= SPIKE_SECONDS // 10 for k in kubelets)
+    assert remote == local == 1
+    assert junit_outcomes(tmp_path / "remote.xml") == junit_outcomes(tmp_path / "local.xml")

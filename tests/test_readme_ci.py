@@ -1,14 +1,15 @@
 """The CI workflow of docs/ci.md (the README's CI section links it), run as written: its shell
 steps, not the CI system.
 
-The repository as it stands is made a release (a git repository tagged with the version the
-workflow names), the team's engine is stood in for by records of `tarot-rules deal`, and each
-job's steps run in order in a scratch directory, as a runner runs them: bash with `-eo
-pipefail`, `RUNNER_TEMP`, `GITHUB_PATH` read between steps, and no trace of this checkout's
-virtualenv on `PATH`. The command is installed into a clean virtualenv from the tag, with the
-release's pinned dependencies, by the workflow's own step. The one step not run is the Docker
-one (no Docker daemon here): in its place the installed package serves with the image's own
-entrypoint, from a directory holding only `gunicorn.conf.py`, as the image's `/app` does.
+The workflow fetches this repository at a ref: it runs against this repository's own history,
+the ref as written (a branch it has) and, pinned, the commit under test by its full id. The
+team's engine is stood in for by records of `tarot-rules deal`, and each job's steps run in
+order in a scratch directory, as a runner runs them: bash with `-eo pipefail`, `RUNNER_TEMP`,
+`GITHUB_PATH` read between steps, and no trace of this checkout's virtualenv on `PATH`. The
+command is installed into a clean virtualenv from the ref, with its pinned dependencies, by the
+workflow's own step. The one step not run is the Docker one (no Docker daemon here): in its
+place the installed package serves with the image's own entrypoint, from a directory holding
+only `gunicorn.conf.py`, as the image's `/app` does.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from tests.serving import ROOT, VENV_BIN, Gunicorn
 from tests.test_deploy_image import instructions
 
 WORKFLOW = "# .github/workflows/tarot-rules.yml"
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="the workflow clones with git")
+pytestmark = pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(),
+    reason="the workflow fetches this repository with git: a git checkout of it is needed",
+)
 
 
 def workflow() -> dict[str, Any]:
@@ -39,30 +43,19 @@ def workflow() -> dict[str, Any]:
     return parsed
 
 
-def package_version() -> str:
-    from service import __version__
-
-    return __version__
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def test_the_workflow_names_the_release_this_repository_is() -> None:
-    assert workflow()["env"]["TAROT_RULES_VERSION"] == f"v{package_version()}"
+def test_the_workflow_fetches_a_branch_this_repository_has() -> None:
+    # Not a tag: the repository holds none. A branch as written; a commit's full id to pin it.
+    ref = workflow()["env"]["TAROT_RULES_REF"]
+    assert git("rev-parse", "--verify", "--quiet", f"refs/heads/{ref}^{{commit}}")
 
 
-@pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This repository's tracked files as they stand, committed and tagged as the release."""
-    repo = tmp_path_factory.mktemp("release") / "tarot-rules-service"
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True)
-    for name in filter(None, tracked.stdout.split("\0")):
-        if (ROOT / name).is_file():  # a file deleted in the working tree is not in the release
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, repo / name)
-    git = ["git", "-c", "user.name=release", "-c", "user.email=release@localhost", "-c", "init.defaultBranch=main"]
-    for args in (["init", "--quiet"], ["add", "--all"], ["commit", "--quiet", "-m", "release"]):
-        subprocess.run([*git, *args], cwd=repo, check=True, capture_output=True)
-    subprocess.run([*git, "tag", f"v{package_version()}"], cwd=repo, check=True, capture_output=True)
-    return repo
+def repository() -> str:
+    """Where the workflow gets this repository: this checkout, its real history."""
+    return ROOT.as_uri()
 
 
 def records(into: Path, wrong_claim: bool) -> None:
@@ -108,11 +101,14 @@ class Runner:
         )  # fmt: skip
 
 
-def run_job(name: str, release: Path, root: Path, wrong_claim: bool) -> tuple[int, Runner]:
-    """Runs job ``name`` up to its check; the check's exit status and the runner."""
+def run_job(name: str, root: Path, wrong_claim: bool, ref: str | None = None) -> tuple[int, Runner]:
+    """Runs job ``name`` up to its check, at the workflow's ref or at ``ref``; the check's exit
+    status and the runner."""
     flow = workflow()
     job = flow["jobs"][name]
-    variables = {**flow.get("env", {}), **job.get("env", {}), "TAROT_RULES_GIT": release.as_uri()}
+    variables = {**flow.get("env", {}), **job.get("env", {}), "TAROT_RULES_GIT": repository()}
+    if ref is not None:
+        variables["TAROT_RULES_REF"] = ref
     server: Gunicorn | None = None
     runner = Runner(root, variables)
     try:
@@ -127,7 +123,7 @@ def run_job(name: str, release: Path, root: Path, wrong_claim: bool) -> tuple[in
                 done = runner.run(step["run"])
                 assert done.returncode in (0, 1), done.stdout + done.stderr
                 if server is not None:
-                    # The command installed from the release carries its conformance kit: run
+                    # The command installed from the repository carries its conformance kit: run
                     # from the job's workspace, away from any checkout, it passes against the service.
                     kit = runner.run('tarot-rules --lang en conformance --quiet --url "$TAROT_RULES_URL"')
                     assert kit.returncode == 0, kit.stdout + kit.stderr
@@ -155,10 +151,9 @@ def artifacts_kept(upload: dict[str, Any], runner: Runner) -> None:
 def serve_as_the_image(script: str, runner: Runner) -> Gunicorn:
     """The Docker step, checked for shape, and in its place the image's entrypoint served by
     the package the install step put in the clean virtualenv."""
-    assert (
-        'docker build --quiet --tag "tarot-rules:$TAROT_RULES_VERSION" "$TAROT_RULES_GIT#$TAROT_RULES_VERSION"'
-        in script
-    )
+    # The image of the very checkout the install step fetched, whatever its ref.
+    assert 'docker build --quiet --tag tarot-rules:ci "$RUNNER_TEMP/tarot-rules-src"' in script
+    assert "tarot-rules:ci" in script.splitlines()[-1]
     published = re.search(r"--publish 127\.0\.0\.1:(\d+):8000", script)
     assert published is not None and runner.env["TAROT_RULES_URL"] == f"http://127.0.0.1:{published.group(1)}"
     venv_bin = runner.temp / "tarot-rules" / "bin"
@@ -182,14 +177,19 @@ def junit_failures(runner: Runner) -> int:
 
 
 @pytest.mark.parametrize("job", ["rules", "rules-against-the-service"])
-def test_the_job_passes_on_good_records_and_fails_with_its_reports_on_a_wrong_claim(
-    job: str, release: Path, tmp_path: Path
-) -> None:
-    status, runner = run_job(job, release, tmp_path / "good", wrong_claim=False)
+def test_the_job_passes_on_good_records_and_fails_with_its_reports_on_a_wrong_claim(job: str, tmp_path: Path) -> None:
+    # As written: the branch the workflow names, fetched from this repository.
+    status, runner = run_job(job, tmp_path / "good", wrong_claim=False)
     assert status == 0 and junit_failures(runner) == 0
     installed = runner.temp / "tarot-rules" / "bin" / "tarot-rules"
     assert runner.run("command -v tarot-rules").stdout.strip() == str(installed), "the check ran the job's install"
-    # The second run, on the same records but for one wrong claim, reuses pip's cache.
-    status, runner = run_job(job, release, tmp_path / "wrong", wrong_claim=True)
+    branch = workflow()["env"]["TAROT_RULES_REF"]
+    fetched = runner.run('git -C "$RUNNER_TEMP/tarot-rules-src" rev-parse HEAD').stdout.strip()
+    assert fetched == git("rev-parse", f"refs/heads/{branch}")
+    # Pinned: the commit under test, by its full id. The second run, on the same records but for
+    # one wrong claim, reuses pip's cache.
+    commit = git("rev-parse", "HEAD")
+    status, runner = run_job(job, tmp_path / "wrong", wrong_claim=True, ref=commit)
     assert status == 1 and junit_failures(runner) == 1
+    assert runner.run('git -C "$RUNNER_TEMP/tarot-rules-src" rev-parse HEAD').stdout.strip() == commit
     assert "game-10" in (runner.workspace / "tarot-rules.html").read_text(encoding="utf-8")

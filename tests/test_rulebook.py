@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules.verdicts import LegalReason, RedealReason, Unchecked, ViolationCode
+from service.rules.verdicts import Anomaly, LegalReason, RedealReason, Unchecked, ViolationCode
 
 ROOT = Path(__file__).parent.parent
 RULEBOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -24,7 +24,8 @@ CITING = [
 
 
 def test_the_rulebook_has_its_sections() -> None:
-    assert {str(n) for n in range(1, 14)} <= SECTIONS
+    assert {str(n) for n in range(1, 17)} <= SECTIONS
+    assert {"16.1", "16.2", "16.3", "16.4"} <= SECTIONS
     assert {"6.1", "6.2", "6.3", "6.4", "6.5", "8.1", "8.2", "8.3", "8.4", "9.4", "9.5", "9.6"} <= SECTIONS
 
 
@@ -38,6 +39,12 @@ def test_every_section_cited_is_in_the_rulebook(path: Path) -> None:
 def test_every_verdict_code_is_explained_in_section_13(code: str) -> None:
     verdicts = RULEBOOK[RULEBOOK.index("## 13.") :]
     assert f"`{code}`" in verdicts
+
+
+@pytest.mark.parametrize("code", list(Anomaly), ids=str)
+def test_every_scored_error_is_explained_in_section_16_3(code: str) -> None:
+    scored_errors = RULEBOOK[RULEBOOK.index("### 16.3") : RULEBOOK.index("### 16.4")]
+    assert f"| `{code}` |" in scored_errors
 
 
 def test_the_texts_behind_the_rules_are_cited_by_what_they_are() -> None:
@@ -57,5 +64,12 @@ def test_the_texts_behind_the_rules_are_cited_by_what_they_are() -> None:
     ]
     assert named == []
     rulebook = (root / "docs" / "rules.md").read_text(encoding="utf-8")
-    for title in ("*Card by card*", "*Main Phase*", "*Like Belote*", "*The rules*", "*FFT Code*"):
+    for title in (
+        "*Card by card*",
+        "*Main Phase*",
+        "*Like Belote*",
+        "*The rules*",
+        "*FFT Code*",
+        "*Règlement officiel*",
+    ):
         assert f"- {title}: " in rulebook, title

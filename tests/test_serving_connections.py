@@ -81,13 +81,19 @@ def server() -> Iterator[Gunicorn]:
 # Slow clients cost the others nothing.
 
 
+NO_ADMISSION_BOUND = {"ADMISSION_QUEUE_SECONDS": "0", "ADMISSION_DEADLINE_SECONDS": "0"}
+"""Every request waits its turn however long: for tests of connections, not of load."""
+
+
 def test_hundreds_of_slow_clients_do_not_delay_anyone() -> None:
     """200 connections trickle their headers and 200 their body; ordinary requests still fly.
 
     Then every slow client finishes its request and gets its answer: they were held open,
     not dropped.
     """
-    patient = {"HEADER_TIMEOUT_SECONDS": "60", "BODY_TIMEOUT_SECONDS": "60"}
+    # Admission is not what this is about: 400 requests ending at once on a loaded machine may
+    # be more work than the bound lets a worker queue (tests/test_serving_overload.py).
+    patient = {"HEADER_TIMEOUT_SECONDS": "60", "BODY_TIMEOUT_SECONDS": "60"} | NO_ADMISSION_BOUND
     rounds = 5
     body = json.dumps(LEGAL).encode()
     in_headers = (b"POST /v1/tricks/legal-cards HTTP/1.1\r\nHost: t\r\nX-Slow: ", b"a" * rounds,

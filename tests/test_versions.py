@@ -70,8 +70,8 @@ def test_every_released_contract_is_recorded_and_every_record_released() -> None
 
 
 def test_the_readme_the_image_and_the_manifests_name_this_version() -> None:
-    # The CI workflow (docs/ci.md) and the image commands (docs/operations.md) left the README.
-    assert f"TAROT_RULES_VERSION: v{__version__}" in (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    # The image commands (docs/operations.md) left the README. The CI workflow (docs/ci.md) names
+    # no version: it fetches a branch or a commit of the repository (tests/test_readme_ci.py).
     pages = [(ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/operations.md", "docs/ci.md")]
     assert set(re.findall(r"tarot-rules:([0-9][^ \n]*)", "\n".join(pages))) == {__version__}
     for kustomization in ("k8s/base/kustomization.yaml", "k8s/overlays/example/kustomization.yaml"):
@@ -195,6 +195,7 @@ def test_open_enums_are_marked_and_say_so() -> None:
         "RulingReason",
         "FieldErrorCode",
         "Unchecked",
+        "Anomaly",
         "SeatingFault",
     }
     for name in marked:

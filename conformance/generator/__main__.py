@@ -28,6 +28,7 @@ from .refusals import refusal_cases
 from .rulings import ruling_cases
 from .score import score_cases
 from .service import ServiceError
+from .standings import standings_cases
 from .winner import winner_cases
 
 
@@ -59,6 +60,7 @@ def build() -> Kit:
     generated_cases(kit)
     game_cases(kit)
     refusal_cases(kit)
+    standings_cases(kit)
     return kit
 
 

@@ -71,7 +71,9 @@ class Checks:
 
     def tags(self, request: Json, answer: Json) -> set[str]:
         """The tags a case's request and answer decide: table, variant flags, the operation's own."""
-        tags = {PLAYER_TAG[request["players"]]}
+        # A tournament's players are a list: its tables' sizes are its own tags (standings.py).
+        players = request.get("players")
+        tags = {PLAYER_TAG[players]} if isinstance(players, int) and players in PLAYER_TAG else set()
         rules = request.get("rules") or {}
         tags |= {flag for flag, default in FLAG_DEFAULTS.items() if flag in rules and rules[flag] != default}
         return tags | self.answer_tags(request, answer)

@@ -13,6 +13,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from service import __version__
+from service.connection import NEGOTIATE
 from service.contract.batch import BatchLineSchema
 from service.contract.common import AnswerSchema
 from service.contract.fields import COMPONENTS, component_reference, default_in_words
@@ -143,6 +144,8 @@ def init_app(app: Flask) -> None:
     problems.register(app)
     cors.init_app(app, cors.parse_origins(app.config.get("CORS_ORIGINS")))
     registry = telemetry.init_app(app)
+    # The server answers some requests itself (a refusal for load): in the language negotiated here.
+    app.config[NEGOTIATE] = language.negotiate
     # The WSGI layers around Flask, outermost first: the request metrics time and count every
     # answer (errors and unrouted paths included), then each request gets its id, which is on
     # its answer and every log line of it, and its language.

@@ -12,19 +12,74 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import email.utils
 import http.client
 import json
+import math
+import random
 import socket
 import threading
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from .errors import reason
 from .words import labelled, language, say
 
 PROBLEM_MAX_BYTES = 64 * 1024
 """Of a refusal, at most this much is read: a problem document is small."""
 SEND_BYTES = 64 * 1024
+OVERLOAD_WAIT = 300.0
+"""Seconds a command waits, in all and in a row, for a service that refuses for load (a 503 or a
+429 with ``Retry-After``) before it counts a failure: a spike slows a CI run down, it does not
+fail it (``--overload-wait``)."""
+RETRY_AFTER_MAX = 30.0
+"""The longest one ``Retry-After`` is waited for."""
+OVERLOAD_STATUSES = frozenset({429, 503})
+
+
+def retry_after(status: int, value: str | None) -> float | None:
+    """Seconds to wait before asking again when an answer refuses for load (a 503 or 429 with
+    ``Retry-After``, in seconds or as an HTTP date), at most :data:`RETRY_AFTER_MAX`; None for
+    any other answer."""
+    if status not in OVERLOAD_STATUSES or not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        seconds = float(value)
+    else:
+        try:
+            seconds = (email.utils.parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds()
+        except (TypeError, ValueError):
+            return None
+    return min(max(seconds, 0.0), RETRY_AFTER_MAX)
+
+
+class Patience:
+    """How long a command still waits for an overloaded service, spent a ``Retry-After`` at a time."""
+
+    def __init__(self, budget: float = OVERLOAD_WAIT) -> None:
+        self.budget = budget
+        self.waited = 0.0
+
+    def wait(self, seconds: float, abort: threading.Event | None = None) -> bool:
+        """Wait ``seconds`` and a little more (clients refused together do not all come back
+        together); False, without waiting, once the budget would be spent."""
+        delay = seconds * (1 + random.random() / 4)
+        if self.waited + delay > self.budget:
+            return False
+        self.waited += delay
+        if abort is not None:
+            abort.wait(delay)
+        else:
+            time.sleep(delay)
+        return True
+
+    def reset(self) -> None:
+        """The service answered: the next refusals start a new wait."""
+        self.waited = 0.0
 
 
 class ServiceUrl(NamedTuple):
@@ -58,12 +113,41 @@ def service_url(text: str) -> ServiceUrl:
     return ServiceUrl(text, parts.scheme == "https", parts.hostname, port, parts.path.rstrip("/"))
 
 
+def seconds(text: str) -> float:
+    """A positive number of seconds, as an argparse type."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(say("conformance.not_seconds", value=text))
+    return value
+
+
 def url_argument(text: str) -> ServiceUrl:
     """:func:`service_url` as an argparse type."""
     try:
         return service_url(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class UnreachableError(OSError):
+    """The service could not be connected to. Both commands say it in the same words,
+    :func:`unreachable`'s."""
+
+    def __init__(self, where: ServiceUrl, cause: OSError) -> None:
+        super().__init__(unreachable(where, reason(cause)))
+        self.where = where
+        self.reason = reason(cause)
+
+
+def unreachable(where: ServiceUrl, why: str, attempts: int = 1) -> str:
+    """That the service at ``where`` cannot be reached, and why (after ``attempts`` tries): the
+    one sentence both commands say it with."""
+    if attempts == 1:
+        return say("client.unreachable", url=where.url, reason=why)
+    return say("client.unreachable.attempts", attempts, url=where.url, reason=why)
 
 
 class Refusal(NamedTuple):
@@ -109,10 +193,11 @@ def _send(sock: socket.socket, body: bytes) -> None:
 class Client:
     """Requests to one service, with the command's headers."""
 
-    def __init__(self, where: ServiceUrl, user_agent: str, timeout: float) -> None:
+    def __init__(self, where: ServiceUrl, user_agent: str, timeout: float, patience: Patience | None = None) -> None:
         self.where = where
         self.user_agent = user_agent
         self.timeout = timeout
+        self.patience = patience or Patience()
         self.language = language()  # the service's texts (violations, problems) in the command's language
         self._kept: http.client.HTTPConnection | None = None
 
@@ -125,19 +210,30 @@ class Client:
         }
 
     def connect(self) -> None:
-        """Open the kept-alive connection now (:class:`OSError` when the service cannot be reached)."""
+        """Open the kept-alive connection now (:class:`UnreachableError` when the service cannot be reached)."""
         self._kept = self.where.connection(self.timeout)
         try:
             self._kept.connect()
-        except OSError:
+        except OSError as exc:
             self.close()
-            raise
+            raise UnreachableError(self.where, exc) from None
 
     def post(self, path: str, body: bytes, content_type: str, accept: str) -> tuple[http.client.HTTPResponse, bytes]:
-        """``body`` to ``path`` on the kept-alive connection: the answer and its body.
+        """``body`` to ``path`` on the kept-alive connection: the answer and its body. A refusal
+        for load is sent again after its ``Retry-After``, as long as the patience lasts."""
+        while True:
+            answer, data = self._post_once(path, body, content_type, accept)
+            delay = retry_after(answer.status, answer.getheader("Retry-After"))
+            if delay is None or not self.patience.wait(delay):
+                if delay is None:
+                    self.patience.reset()
+                return answer, data
 
-        The service may have closed the connection since the last request (its keep-alive time):
-        the request is sent once more on a new one. A timeout is not tried again."""
+    def _post_once(
+        self, path: str, body: bytes, content_type: str, accept: str
+    ) -> tuple[http.client.HTTPResponse, bytes]:
+        """The service may have closed the connection since the last request (its keep-alive
+        time): the request is sent once more on a new one. A timeout is not tried again."""
         headers = self.headers(content_type, accept)
         try:
             return self._post(self.where.prefix + path, body, headers)
@@ -161,11 +257,16 @@ class Client:
     @contextlib.contextmanager
     def stream(self, path: str, body: bytes, content_type: str, accept: str) -> Iterator[http.client.HTTPResponse]:
         """``body`` to ``path`` on a connection of its own (behind a load balancer, each such request
-        may go to another instance), sent from a second thread while the answer is read."""
+        may go to another instance), sent from a second thread while the answer is read;
+        :class:`UnreachableError` when the service cannot be connected to."""
         conn = self.where.connection(self.timeout)
         sock: socket.socket | None = None
         sender: threading.Thread | None = None
         try:
+            try:
+                conn.connect()
+            except OSError as exc:
+                raise UnreachableError(self.where, exc) from None
             conn.putrequest("POST", self.where.prefix + path, skip_accept_encoding=True)
             for name, value in {**self.headers(content_type, accept), "Content-Length": str(len(body))}.items():
                 conn.putheader(name, value)

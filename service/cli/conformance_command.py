@@ -7,13 +7,13 @@ the answer with the case's expectations (:mod:`.conformance_run`). It prints a s
 failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on
-nothing), 2 when the kit could not be read or the implementation not reached.
+nothing; a ``--tag`` or ``--case`` that selects no case checks nothing too), 2 when the kit could
+not be read or the implementation not reached.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any
 from service.contract.operations import IN_THE_KIT
 
 from .casefiles import default_kit, load_kit
-from .client import url_argument
+from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
 from .conformance_run import Summary, run_cases, select
 from .errors import PROG, CommandError
@@ -35,17 +35,6 @@ def skip_tag(text: str) -> tuple[str, str]:
     if not tag:
         raise argparse.ArgumentTypeError(say("conformance.empty_tag", value=text))
     return tag, why or say("conformance.skipped_by", tag=tag)
-
-
-def seconds(text: str) -> float:
-    """A positive number of seconds, as an argparse type."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(say("conformance.not_seconds", value=text))
-    return value
 
 
 def add_parser(commands: Any) -> None:
@@ -82,6 +71,13 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help=say("conformance.help.timeout", seconds=round(TIMEOUT)),
     )
+    parser.add_argument(
+        "--overload-wait",
+        type=seconds,
+        default=OVERLOAD_WAIT,
+        metavar="SECONDS",
+        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
+    )
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
     parser.add_argument("--html", metavar="PATH", help=say("conformance.help.html"))
@@ -99,24 +95,23 @@ def _check_writable(path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files = load_kit(args.kit if args.kit is not None else default_kit())
-    cases = select(files, args.tag, args.skip_tag, args.operation, args.case)
+    selection = select(files, args.tag, args.skip_tag, args.operation, args.case)
     for path in (args.junit, args.report, args.html):
         if path is not None:
             _check_writable(path)
     implementation: Implementation
     if args.url is not None:
-        implementation = Service(args.url, args.timeout)
+        implementation = Service(args.url, args.timeout, Patience(args.overload_wait))
         described = say("conformance.report.target_url", url=code(args.url.url))
     else:
         implementation = Harness(args.harness, args.timeout)
         described = say("conformance.report.target_harness", command=code(args.harness))
     try:
-        ran = run_cases(files, cases, args.skip_tag, implementation)
+        ran = run_cases(files, selection.cases, args.skip_tag, implementation)
     finally:
         implementation.close()
-    summary = Summary.of(ran)
-    why = summary.nothing_checked()
-    nothing = None if why is None else say("conformance.nothing_checked", reason=why)
+    summary = Summary.of(ran, selection.unmatched)
+    nothing = summary.unchecked()
     if args.junit is not None:
         write_junit(args.junit, files, ran, nothing)
     if args.html is not None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from .casefiles import CaseFile
-from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Ran, Summary
+from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Ran, Summary, in_one
 from .errors import CommandError, reason
 from .faults import details
 from .faults import summary as faults_summary
@@ -172,7 +172,7 @@ def _count_row(label: str, counts: Counts) -> list[str]:
 def markdown(summary: Summary, implementation: str) -> str:
     total = summary.total
     nothing = summary.nothing_checked()
-    failed = total.failed or nothing is not None
+    failed = total.failed or summary.unchecked() is not None
     verdict = say("conformance.report.failed") if failed else say("conformance.report.passed")
     totals = say(
         "conformance.report.totals",
@@ -191,6 +191,9 @@ def markdown(summary: Summary, implementation: str) -> str:
     lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
     if nothing is not None:
         lines += [f"**{say('conformance.report.nothing_checked', reason=nothing)}**", ""]
+    elif summary.unmatched:
+        reasons = in_one(summary.unmatched)
+        lines += [f"**{say('conformance.report.filter_checked_nothing', reason=reasons)}**", ""]
     lines += ["## " + say("conformance.report.by_operation"), ""]
     rows = [_count_row(code(op), counts) for op, counts in summary.operations.items()]
     rows.append(_count_row(f"**{say('conformance.report.total')}**", total))

@@ -12,17 +12,18 @@ skipped with its reason; once the implementation is gone, the remaining cases fa
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from time import perf_counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.contract.operations import IN_THE_KIT
 
 from .casefiles import Case, CaseFile, compare, compare_refusal
-from .errors import PROG, CommandError, warn
+from .errors import PROG, warn
 from .faults import faults_of
 from .implementations import GoneError, Implementation, NoAnswerError, RefusedError, SkippedError
 from .outcome import Difference, Outcome, Status, drawing
@@ -39,29 +40,36 @@ BY_THE_IMPLEMENTATION = ""
 """The tag of a skip the implementation asked for (a skip's tag names what skipped it; it has none)."""
 
 
+class Selection(NamedTuple):
+    cases: list[Case]
+    unmatched: list[str]
+    """Why a ``--tag`` or ``--case`` given selects no case of the kit (a typo, surely), one by one."""
+
+
 def select(
     files: Sequence[CaseFile],
     tags: Sequence[str],
     skips: Sequence[tuple[str, str]],
     operations: Sequence[str] = (),
     globs: Sequence[str] = (),
-) -> list[Case]:
+) -> Selection:
     """The cases, in kit order, of one of ``operations`` (the kit's names: all when none), whose id
-    matches one of ``globs`` (all when none) and with every tag of ``tags``; a tag no case has,
-    or a glob that matches no id, is an error (a typo, surely)."""
+    matches one of ``globs`` (all when none) and with every tag of ``tags``; and each tag no case
+    has, or glob that matches no id, said: it checks nothing, which fails the run as a run that
+    checks nothing fails (exit 1), even beside other globs that match."""
     known = {tag for f in files for case in f.cases for tag in case.tags}
-    for tag in tags:
-        if tag not in known:
-            raise CommandError(say("conformance.unknown_tag", tag=tag))
+    unmatched = [say("conformance.unknown_tag", tag=tag) for tag in tags if tag not in known]
     for tag, _ in skips:
         if tag not in known:
             warn(say("conformance.unused_skip_tag", tag=tag))
     ids = [case.id for f in files for case in f.cases]
-    for glob in globs:
-        if not any(fnmatchcase(case_id, glob) for case_id in ids):
-            raise CommandError(say("conformance.unknown_case", glob=glob))
+    unmatched += [
+        say("conformance.unknown_case", glob=glob)
+        for glob in globs
+        if not any(fnmatchcase(case_id, glob) for case_id in ids)
+    ]
     paths = {IN_THE_KIT[name].path for name in operations}
-    return [
+    cases = [
         case
         for f in files
         for case in f.cases
@@ -69,6 +77,7 @@ def select(
         and (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
         and all(tag in case.tags for tag in tags)
     ]
+    return Selection(cases, unmatched)
 
 
 def run_cases(
@@ -164,10 +173,12 @@ class Summary:
     """The cases that failed once posed."""
     unasked: list[Ran] = field(default_factory=list)
     """The cases that failed unposed, the implementation gone: listed as one."""
+    unmatched: list[str] = field(default_factory=list)
+    """Why a ``--tag`` or ``--case`` given selected no case (:attr:`Selection.unmatched`)."""
 
     @classmethod
-    def of(cls, ran: Iterable[Ran]) -> Summary:
-        summary = cls()
+    def of(cls, ran: Iterable[Ran], unmatched: Sequence[str] = ()) -> Summary:
+        summary = cls(unmatched=list(unmatched))
         for case, outcome in ran:
             summary.total.add(outcome)
             summary.operations.setdefault(case.operation, Counts()).add(outcome)
@@ -188,5 +199,21 @@ class Summary:
         if self.total.passed or self.total.failed:
             return None
         if not self.total.cases:
-            return say("conformance.nothing_selected")
+            return in_one(self.unmatched) if self.unmatched else say("conformance.nothing_selected")
         return say("conformance.all_skipped", self.total.skipped)
+
+    def unchecked(self) -> str | None:
+        """What fails a run that checked nothing, said for people: nothing at all (and why), or
+        nothing for a ``--tag`` or ``--case`` given beside others that checked cases; None when
+        every filter given checked something."""
+        why = self.nothing_checked()
+        if why is not None:
+            return say("conformance.nothing_checked", reason=why)
+        if self.unmatched:
+            return say("conformance.filter_checked_nothing", reason=in_one(self.unmatched))
+        return None
+
+
+def in_one(reasons: Sequence[str]) -> str:
+    """Several reasons in one sentence (``a; b; c``)."""
+    return functools.reduce(lambda first, second: say("text.parts", first=first, second=second), reasons)

@@ -27,7 +27,7 @@ from service.messages import Signed
 
 from .errors import CommandError
 from .faults import Fault, head, roots
-from .outcome import FieldProblem, Outcome, Status, shown
+from .outcome import FieldProblem, Outcome, Status, shown, stops_line
 from .words import labelled, number, say, service_term
 
 REPLAY = "replay"
@@ -139,6 +139,10 @@ details { margin: .25rem 0 .5rem 1rem; }
 {% endfor %}</table>{% endif %}
 {% endfor %}
 {% if more %}<p>{{ more }}</p>{% endif %}
+{% if allowed %}<h2 id="in-progress">{{ t.in_progress_allowed }}</h2>
+<ul class="in-progress">
+{% for a in allowed %}<li>{{ a.name }}{% if a.where %} <small>{{ a.where }}</small>{% endif %} — {{ a.line }}</li>
+{% endfor %}</ul>{% if allowed_more %}<p>{{ allowed_more }}</p>{% endif %}{% endif %}
 {% if failing_files %}<h2>{{ t.by_file }}</h2>
 <table class="summary">
 <tr><th>{{ t.file }}</th>{% for key in columns %}<th>{{ t[key] }}</th>
@@ -173,6 +177,9 @@ class HtmlReport:
         self.not_drawn = 0
         self.passing = 0
         self.failing = 0
+        self.allowed: list[dict[str, str]] = []
+        """Deals in progress a replay allowed (``--allow-in-progress``): listed, not drawn."""
+        self.allowed_unlisted = 0
 
     def count(self, file_no: int, *columns: str, passed: bool = False) -> None:
         """Count one deal or case of file ``file_no`` in ``columns``; one that ``passed`` is not drawn."""
@@ -196,17 +203,24 @@ class HtmlReport:
         """Count a replay's ``outcome``; draw it when it fails and the limit allows. ``name`` names
         the deal (its id, or its file and line), ``line`` says why it failed in one line."""
         malformed = outcome.status == Status.ERROR
+        # The service's counts: a deal in progress is valid, and counted in progress too.
         verdict = (
-            "malformed"
+            ["malformed"]
             if malformed
-            else "faulty"
+            else ["faulty"]
             if outcome.faults
-            else "in_progress"
-            if outcome.unfinished
-            else "valid"
+            else ["valid", "in_progress"]
+            if outcome.unfinished is not None
+            else ["valid"]
         )
         disagree = ["claims_disagree"] if outcome.differences else []
-        self.count(outcome.file_no, "deals", verdict, *disagree, passed=outcome.passed)
+        self.count(outcome.file_no, "deals", *verdict, *disagree, passed=outcome.passed)
+        if outcome.in_progress_allowed:
+            # No failure: listed under a heading of its own (within the same limit).
+            if len(self.allowed) < self.limit:
+                self.allowed.append({"name": name, "where": where, "line": stops_line(outcome)})
+            else:
+                self.allowed_unlisted += 1
         if outcome.passed:
             return
         rows = [
@@ -261,6 +275,8 @@ class HtmlReport:
             failing_files=[f for f in self.files if f["failing"]],
             drawn=self.drawn,
             more=say("html.more", self.not_drawn) if self.not_drawn else "",
+            allowed=self.allowed,
+            allowed_more=say("html.in_progress_more", self.allowed_unlisted) if self.allowed_unlisted else "",
             passing=self._passing(),
         )
         with open(self.path, "w", encoding="utf-8") as f:
@@ -281,6 +297,7 @@ def _texts(kind: str) -> dict[str, str]:
         "deals": say("html.deals"),
         "valid": say("html.valid"),
         "in_progress": say("html.in_progress"),
+        "in_progress_allowed": say("html.in_progress_allowed"),
         "faulty": say("html.faulty"),
         "malformed": say("html.malformed"),
         "claims_disagree": say("html.claims_disagree"),

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from .client import Client, Refusal, ServiceUrl, refusal_of
+from .client import Client, Patience, Refusal, ServiceUrl, UnreachableError, refusal_of
 from .errors import CommandError, reason
 from .words import decimal, labelled, say
 
@@ -117,13 +117,13 @@ def _refused(seq: int, refusal: Any) -> NoAnswerError:
 class Service:
     """A service speaking this one's API, over one kept-alive connection."""
 
-    def __init__(self, where: ServiceUrl, timeout: float = TIMEOUT) -> None:
+    def __init__(self, where: ServiceUrl, timeout: float = TIMEOUT, patience: Patience | None = None) -> None:
         self.where = where
-        self.client = Client(where, USER_AGENT, timeout)
+        self.client = Client(where, USER_AGENT, timeout, patience)
         try:
             self.client.connect()
-        except OSError as exc:
-            raise CommandError(say("conformance.unreachable", url=where.url, reason=reason(exc))) from None
+        except UnreachableError as exc:
+            raise CommandError(str(exc)) from None
 
     def ask(self, operation: str, request: Any) -> Any:
         try:

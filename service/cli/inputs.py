@@ -1,11 +1,13 @@
 """The records of a replay, read from its files: NDJSON, or JSON (one record, or an array of them).
 
-A file is NDJSON (one record per line) when its first line is a whole JSON object; one JSON
-document when it begins with ``[`` (an array of records) or with a ``{`` its first line does not
-close (one record written over several lines, as an editor or ``json.dump(indent=…)`` writes
-it). Anything else is no file of records: the replay stops and says what it found. ``-`` is
-standard input. Every record keeps where it came from, for the messages and the report: its
-line (from 1) in NDJSON or a document of one record, its index (from 0) in an array.
+A file is NDJSON (one record per line) when its first line is a whole JSON object, or is
+followed by another record or by nothing (a line cut short is a malformed record wherever it
+is); one JSON document when it begins with ``[`` (an array of records) or with a ``{`` its first
+line does not close (one record written over several lines, as an editor or
+``json.dump(indent=…)`` writes it). Anything else is no file of records: the replay stops and
+says what it found. ``-`` is standard input. Every record keeps where it came from, for the
+messages and the report: its line (from 1) in NDJSON or a document of one record, its index
+(from 0) in an array.
 
 NDJSON streams: one line is held at a time, and a line over the service's limit is read and
 dropped, never held, so memory stays flat whatever the size of the file. Blank lines are not
@@ -24,8 +26,17 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple, cast
 
+from service.contract.evaluate import EVALUATE
+from service.contract.games import SCORE_GAME, GameDealSchema
 from service.contract.jsonio import BodyError, parse_body
-from service.contract.records import LINE_READ_BYTES, drop_rest_of_line, over_limit, without_line_end
+from service.contract.operations import requested
+from service.contract.records import (
+    JSON_BATCH_MAX_BYTES,
+    LINE_READ_BYTES,
+    drop_rest_of_line,
+    over_limit,
+    without_line_end,
+)
 
 from .errors import CommandError, reason
 from .words import say, service_text
@@ -55,7 +66,9 @@ class Record(NamedTuple):
 NDJSON = "ndjson"
 ARRAY = "array"
 OBJECT = "object"
-"""A file's formats: a record a line; a JSON array of records; one JSON record over several lines."""
+BATCH = "batch"
+"""A file's formats: a record a line; a JSON array of records; one JSON record over several lines;
+the body of a JSON batch, ``{"deals": [...]}`` (its records are those of its list)."""
 
 
 @dataclass
@@ -67,7 +80,7 @@ class Source:
     path: str | None
     """None: standard input."""
     format: str
-    """:data:`NDJSON`, :data:`ARRAY` or :data:`OBJECT`."""
+    """:data:`NDJSON`, :data:`ARRAY`, :data:`OBJECT` or :data:`BATCH`."""
     skipped: int
     """Blank lines before the first record."""
     stdin: io.BufferedReader | None = None
@@ -79,8 +92,8 @@ class Source:
         return self.format != NDJSON
 
     def where(self, pos: int) -> str:
-        """A record's location: ``games.ndjson:12`` (line), ``games.json[3]`` (index)."""
-        return f"{self.name}[{pos}]" if self.format == ARRAY else f"{self.name}:{pos}"
+        """A record's location: ``games.ndjson:12`` (line), ``games.json[3]`` (index in an array or a batch's list)."""
+        return f"{self.name}[{pos}]" if self.format in (ARRAY, BATCH) else f"{self.name}:{pos}"
 
 
 def _buffered(stream: IO[bytes]) -> io.BufferedReader:
@@ -130,18 +143,10 @@ class _Pushback(io.RawIOBase):
         return len(data)
 
 
-def _whole_object(line: bytes) -> bool:
-    """Whether ``line`` is one whole JSON text (NDJSON's first record), whatever it holds."""
-    try:
-        parse_body(line)
-    except BodyError:
-        return False
-    return True
-
-
 def _detect(name: str, stream: io.BufferedReader) -> tuple[str, int, io.BufferedReader]:
     """The file's format, how many blank lines came before its content, and the stream to read
-    it from (standard input's, its first line given back)."""
+    it from (standard input's, what was read of it given back). A body of another shape than
+    records (another operation's request) is refused here, saying what it is."""
     skipped, rest = _skip_blank_lines(stream)
     if rest.startswith(_BOM):
         raise CommandError(say("inputs.byte_order_mark", name=name, line=str(skipped + 1)))
@@ -149,26 +154,85 @@ def _detect(name: str, stream: io.BufferedReader) -> tuple[str, int, io.Buffered
         raise CommandError(say("inputs.not_records", name=name, line=str(skipped + 1), start=_start_of(rest)))
     if rest[:1] != b"{":
         return (ARRAY if rest[:1] == b"[" else NDJSON), skipped, stream
-    # The first line decides, whole (it may be longer than what can be peeked); when it is no
-    # whole JSON text, the next line does: NDJSON's next record begins with "{", a document's
-    # next line with a member. The lines read are put back.
+    # The first line decides, whole (it may be longer than what can be peeked): a JSON text
+    # whole on its line is NDJSON's first record, or a body of another shape written on one
+    # line (a JSON batch, a request of another operation). When it is no whole JSON text, the
+    # next line does: NDJSON's next record begins with "{", a document's next line with a
+    # member. The lines read are put back.
     at = stream.tell() if stream.seekable() else None
     first = stream.readline(LINE_READ_BYTES)
     head = [first]
     kind = NDJSON
-    # A line over the service's limit is an NDJSON record too long, not a document begun.
-    too_long = len(first) >= LINE_READ_BYTES and not first.endswith(b"\n")
-    if not too_long and not _whole_object(first):
+    if len(first) >= LINE_READ_BYTES and not first.endswith(b"\n"):
+        # Over the service's limit for a record: an NDJSON record too long, or a body on one
+        # line, read whole up to the largest JSON body the service takes.
+        head.append(stream.readline(JSON_BATCH_MAX_BYTES))
+        line = b"".join(head)
+        if line.endswith(b"\n") or not stream.peek(1):
+            kind = _shape(name, _parsed(line), NDJSON)
+    elif (value := _parsed(first)) is not _NOT_JSON:
+        kind = _shape(name, value, NDJSON)
+    else:
         line = b"\n"
         while line and not line.strip(_BLANK):
             line = stream.readline(LINE_READ_BYTES)
             head.append(line)
-        kind = NDJSON if line.lstrip(_BLANK).startswith(b"{") else OBJECT
+        # A line alone in its file is a record, whole or cut short (a truncated log), as any line is.
+        if line and not line.lstrip(_BLANK).startswith(b"{"):
+            # One JSON document over several lines: read whole (as it is to be read anyway) to know what it is.
+            head.append(stream.read())
+            document = b"\n" * skipped + b"".join(head)
+            try:
+                value = parse_body(document)
+            except BodyError as exc:
+                raise CommandError(say("inputs.bad_object", name=name, reason=service_text(exc.message))) from None
+            kind = _shape(name, value, OBJECT)
     if at is not None:
         stream.seek(at)
     else:
         stream = io.BufferedReader(_Pushback(b"".join(head), stream))
     return kind, skipped, stream
+
+
+_NOT_JSON: Any = object()
+
+
+def _parsed(text: bytes) -> Any:
+    """``text`` parsed, or :data:`_NOT_JSON`."""
+    try:
+        return parse_body(text)
+    except BodyError:
+        return _NOT_JSON
+
+
+_SHEET_FIELDS = frozenset(field.data_key or name for name, field in SCORE_GAME.request_schema.fields.items())
+_SHEET_ENTRY_FIELDS = frozenset(field.data_key or name for name, field in GameDealSchema().fields.items())
+
+
+def _shape(name: str, value: Any, records: str) -> str:
+    """The format of a file whose first JSON text is ``value``: :data:`BATCH` for the body of a
+    JSON batch, else ``records`` (the format of its records, one a line or one in all);
+    :class:`CommandError`, saying what it is, for a body of another operation (a score sheet, a
+    request that is no deal record), which the replay cannot run on."""
+    if not isinstance(value, dict):
+        return records
+    deals = value.get("deals")
+    if isinstance(deals, list) and set(value) <= _SHEET_FIELDS:
+        # A record has no "deals": the body of a batch, or a game's sheet (its deals are entries).
+        sheet = set(value) != {"deals"} or (deals and all(_sheet_entry(entry) for entry in deals))
+        if not sheet:
+            return BATCH
+        raise CommandError(say("inputs.score_sheet", name=name, path=SCORE_GAME.path))
+    taken_by = requested(value)
+    if taken_by and EVALUATE not in taken_by:
+        op = taken_by[0]
+        raise CommandError(say("inputs.other_request", name=name, operation=op.operation_id, path=op.path))
+    return records  # a malformed record, reported as such
+
+
+def _sheet_entry(entry: Any) -> bool:
+    """Whether ``entry`` is a deal as a game's sheet holds it: a summary, a record or a deal not played."""
+    return isinstance(entry, dict) and bool(set(entry) - {"dealer"}) and set(entry) <= _SHEET_ENTRY_FIELDS
 
 
 def _open_file(name: str) -> io.BufferedReader:
@@ -231,11 +295,15 @@ def _elements(file_no: int, source: Source, stream: io.BufferedReader, skipped: 
         why = service_text(exc.message)
         if source.format == ARRAY:
             raise CommandError(say("inputs.bad_array", name=source.name, reason=why)) from None
+        if source.format == BATCH:
+            raise CommandError(say("inputs.bad_batch", name=source.name, reason=why)) from None
         raise CommandError(say("inputs.bad_object", name=source.name, reason=why)) from None
     if source.format == OBJECT:
         # Begins with "{" and parsed: one record, where its first line is.
         yield Record(file_no, skipped + 1, value)
         return
+    if source.format == BATCH:
+        value = value["deals"]  # as detected: the records of a JSON batch
     assert isinstance(value, list)  # it begins with "[" and parsed
     for index, element in enumerate(value):
         yield Record(file_no, index, element)

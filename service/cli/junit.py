@@ -71,6 +71,8 @@ class TestCase(NamedTuple):
     """How long it took."""
     line: int | None = None
     """Where its record is in its file (a line from 1, or a place in a JSON array from 0)."""
+    output: str = ""
+    """What is said of it that is no failure (an allowed deal in progress): its ``system-out``."""
 
 
 _ELEMENT = {Status.FAILED: "failure", Status.ERROR: "error", Status.SKIPPED: "skipped"}
@@ -158,6 +160,8 @@ class JUnitReport:
             else:
                 fault = ET.SubElement(element, tag, message=xml_text(case.message), type=case.kind)
                 fault.text = xml_text(case.text)
+        if case.output:
+            ET.SubElement(element, "system-out").text = xml_text(case.output)
         self._cases.write(f"    {ET.tostring(element, encoding='unicode')}\n")
 
     def nothing_checked(self, message: str) -> None:

@@ -25,7 +25,7 @@ from service.rules.table import TABLES
 
 from .faults import Fault, details, faults_of, summary
 from .inputs import Record
-from .words import labelled, say, value_text
+from .words import labelled, say, service_text, value_text
 
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
@@ -104,6 +104,13 @@ class Outcome(NamedTuple):
     """A replayed deal whose record stops before its end: the trick it stops at (from 0), of how many."""
     ruling: str = ""
     """A complete faulty deal: its ruling, in the service's words."""
+    in_progress_allowed: bool = False
+    """A deal in progress replayed with ``--allow-in-progress``: no failure, listed apart."""
+
+    @property
+    def unfinished_fails(self) -> bool:
+        """A deal in progress that fails for it (one allowed is listed apart, never as a failure)."""
+        return self.unfinished is not None and not self.in_progress_allowed
 
     @property
     def passed(self) -> bool:
@@ -126,15 +133,16 @@ def settle(
     result = item.get("result")
     if result is None:
         problem = item["problem"]
+        errors = tuple(
+            FieldProblem(e["pointer"], e["code"], e["message"], e.get("hint") or "") for e in problem["errors"]
+        )
         return Outcome(
             record.file_no,
             record.pos,
             item["id"],
             Status.ERROR,
             note=problem["detail"],
-            errors=tuple(
-                FieldProblem(e["pointer"], e["code"], e["message"], e.get("hint") or "") for e in problem["errors"]
-            ),
+            errors=_in_its_line(record, errors),
             seconds=seconds,
         )
     claims = result["claims"]
@@ -142,7 +150,8 @@ def settle(
     in_progress = result["status"] == "in_progress" and result["valid"]
     sent = _sent(record) if in_progress or draw else None
     unfinished = _unfinished(sent, result) if in_progress else None
-    if result["valid"] and not mismatches and (unfinished is None or allow_in_progress):
+    allowed = unfinished is not None and allow_in_progress
+    if result["valid"] and not mismatches and (unfinished is None or allowed):
         return Outcome(
             record.file_no,
             record.pos,
@@ -151,6 +160,7 @@ def settle(
             claimed=claims is not None,
             seconds=seconds,
             unfinished=unfinished,
+            in_progress_allowed=allowed,
         )
     ruling = result.get("ruling")
     return Outcome(
@@ -165,7 +175,23 @@ def settle(
         seconds=seconds,
         unfinished=unfinished,
         ruling=ruling["message"] if ruling else "",
+        in_progress_allowed=allowed,
     )
+
+
+def _in_its_line(record: Record, errors: tuple[FieldProblem, ...]) -> tuple[FieldProblem, ...]:
+    """A line of NDJSON that is not JSON, its fault said by its column: the service places it in
+    the record ("line 1", what a single request of the line would be told), which beside the
+    line's own place in its file (``games.ndjson:2``) reads false. Said again from the line
+    itself, in this process, the same whether the service or this process answered it."""
+    if not isinstance(record.payload, bytes) or not any(e.code == "malformed_json" for e in errors):
+        return errors
+    try:
+        parse_body(record.payload, one_line=True)
+    except BodyError as exc:
+        said = FieldProblem(exc.pointer, "malformed_json", service_text(exc.message))
+        return tuple(said if e.code == "malformed_json" else e for e in errors)
+    return errors
 
 
 def _unfinished(sent: Any, result: dict[str, Any]) -> tuple[int, int]:
@@ -266,10 +292,21 @@ def shown(value: Any, pointer: str = "") -> str:
     return value_text(_plain(value), _TERMS_AT.get(pointer))
 
 
+def stops_line(o: Outcome) -> str:
+    """``the record stops at trick 17 of 18``."""
+    trick, tricks = o.unfinished or (0, 0)
+    return say("outcome.stops_at", trick=trick, tricks=tricks)
+
+
 def unfinished_line(o: Outcome) -> str:
     """``deal in progress: the record stops at trick 17 of 18``."""
-    trick, tricks = o.unfinished or (0, 0)
-    return labelled(say("outcome.in_progress"), say("outcome.stops_at", trick=trick, tricks=tricks))
+    return labelled(say("outcome.in_progress"), stops_line(o))
+
+
+def in_progress_note(o: Outcome) -> str:
+    """An allowed deal in progress, in one line: ``deal in progress, allowed (--allow-in-progress):
+    the record stops at trick 17 of 18``."""
+    return labelled(say("outcome.in_progress_allowed"), stops_line(o))
 
 
 def ruling_line(o: Outcome) -> str:
@@ -310,7 +347,7 @@ def failure_message(o: Outcome) -> str:
     parts = []
     if o.faults:
         parts.append(faulty_line(o))
-    elif o.unfinished is not None:
+    elif o.unfinished_fails:
         parts.append(unfinished_line(o))
     if o.differences:
         pointers = [d.pointer for d in o.differences[:POINTERS_NAMED]]
@@ -328,7 +365,7 @@ def failure_details(o: Outcome) -> str:
         lines += faulty_details(o, "  ")
         if o.ruling:
             lines.append(ruling_line(o))
-    elif o.unfinished is not None:
+    elif o.unfinished_fails:
         lines.append(unfinished_line(o))
     if o.differences:
         lines += [say("text.heading", label=say("outcome.claims_disagree"))]

@@ -29,7 +29,16 @@ import orjson
 from service.contract.batch import EVALUATE_BATCH, NDJSON
 from service.contract.records import Tally, too_long_item
 
-from .client import Client, ServiceUrl, read_refusal
+from .client import (
+    OVERLOAD_WAIT,
+    Client,
+    Patience,
+    ServiceUrl,
+    UnreachableError,
+    read_refusal,
+    retry_after,
+    unreachable,
+)
 from .errors import CommandError
 from .inputs import LineTooLong, Record
 from .local import batched
@@ -57,9 +66,22 @@ class _RetryError(Exception):
     """This exchange failed in a way worth another try; ``str()`` says how."""
 
 
+class _UnreachableError(_RetryError):
+    """The service could not be connected to; ``str()`` says why, as the OS does."""
+
+
 class _DrainingError(_RetryError):
     """The instance answered that it is shutting down: the service is there, another instance
     takes the rest."""
+
+
+class _OverloadedError(_RetryError):
+    """The service refused the batch for load, asking to be asked again after ``delay`` seconds:
+    no failure while the command's patience lasts."""
+
+    def __init__(self, said: str, delay: float) -> None:
+        super().__init__(said)
+        self.delay = delay
 
 
 def _line_of(element: Any) -> bytes:
@@ -76,13 +98,20 @@ def _stop_code(item: dict[str, Any]) -> Any:
 
 class Remote:
     def __init__(
-        self, target: ServiceUrl, jobs: int, batch_size: int, draw: bool = False, allow_in_progress: bool = False
+        self,
+        target: ServiceUrl,
+        jobs: int,
+        batch_size: int,
+        draw: bool = False,
+        allow_in_progress: bool = False,
+        overload_wait: float = OVERLOAD_WAIT,
     ) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
         self.draw = draw  # what an HTML report draws of each failing deal
         self.allow_in_progress = allow_in_progress
+        self.overload_wait = overload_wait
         self.client = Client(target, USER_AGENT, TIMEOUT)
         self._abort = threading.Event()
 
@@ -117,6 +146,7 @@ class Remote:
                 sent.append(i)
                 lines.append(payload if isinstance(payload, bytes) else _line_of(payload))
         done = failures = drains = 0
+        patience = Patience(self.overload_wait)  # each batch waits out the service's refusals for load
         while done < len(sent):
             if self._abort.is_set():
                 raise CommandError(say("remote.aborted"))  # another batch failed: this one's result is not awaited
@@ -144,6 +174,9 @@ class Remote:
                 # Progress (an instance that stopped, a cut after some answers) is no failure.
                 if got:
                     failures = drains = 0
+                    patience.reset()
+                    continue
+                if isinstance(exc, _OverloadedError) and patience.wait(exc.delay, self._abort):
                     continue
                 if isinstance(exc, _DrainingError) and drains < DRAINING_RETRIES:
                     drains += 1
@@ -151,6 +184,8 @@ class Remote:
                     continue
                 failures += 1
                 if failures > RETRIES:
+                    if isinstance(exc, _UnreachableError):
+                        raise CommandError(unreachable(self.target, str(exc), failures + drains)) from None
                     gave_up = say("remote.gave_up", failures + drains, url=self.target.url, reason=str(exc))
                     raise CommandError(gave_up) from None
                 self._abort.wait(BACKOFF[failures - 1])
@@ -168,6 +203,8 @@ class Remote:
                     reason = say("remote.wrong_type", type=content_type) if content_type else say("remote.no_type")
                     raise CommandError(self._not_a_batch(reason))
                 yield from self._items(answer)
+        except UnreachableError as exc:
+            raise _UnreachableError(exc.reason) from None
         except (OSError, http.client.HTTPException) as exc:
             raise _RetryError(str(exc) or type(exc).__name__) from None
 
@@ -209,6 +246,9 @@ class Remote:
     def _refused(self, answer: http.client.HTTPResponse, sent: int) -> None:
         """A non-200 answer: :class:`_RetryError` when it may pass, else :class:`CommandError`."""
         refusal = read_refusal(answer)
+        delay = retry_after(refusal.status, answer.getheader("Retry-After"))
+        if delay is not None:
+            raise _OverloadedError(f"{refusal.status} {refusal.reason}", delay)
         if refusal.status in RETRIED_STATUSES:
             raise _RetryError(f"{refusal.status} {refusal.reason}")
         if refusal.status == 404:

@@ -21,7 +21,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from service.contract.records import BATCH_MAX_LINES, Tally
 
-from .client import url_argument
+from .client import OVERLOAD_WAIT, seconds, url_argument
 from .errors import PROG, warn
 from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
@@ -37,9 +37,11 @@ from .outcome import (
     failure_message,
     faulty_details,
     faulty_line,
+    in_progress_note,
     mismatch_line,
     printable,
     ruling_line,
+    stops_line,
     unfinished_line,
 )
 from .remote import Remote
@@ -110,6 +112,13 @@ def add_parser(commands: Any) -> None:
         help=say("replay.help.batch_size", default=BATCH_SIZE),
     )
     parser.add_argument("--allow-in-progress", action="store_true", help=say("replay.help.allow_in_progress"))
+    parser.add_argument(
+        "--overload-wait",
+        type=seconds,
+        default=OVERLOAD_WAIT,
+        metavar="SECONDS",
+        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
+    )
     parser.add_argument("--quiet", action="store_true", help=say("replay.help.quiet"))
     parser.set_defaults(run=run)
 
@@ -131,6 +140,9 @@ class Report:
         self.tally = Tally()
         self.listed: list[Outcome] = []
         self.unlisted = 0
+        self.allowed: list[Outcome] = []
+        """The deals in progress that ``--allow-in-progress`` let pass (the first :data:`LISTED`)."""
+        self.allowed_unlisted = 0
         self.per_file = [0] * len(sources)
 
     def add(self, tally: Tally, outcomes: list[Outcome]) -> None:
@@ -142,6 +154,11 @@ class Report:
                     self.listed.append(outcome)
                 else:
                     self.unlisted += 1
+            if outcome.in_progress_allowed:
+                if len(self.allowed) < LISTED:
+                    self.allowed.append(outcome)
+                else:
+                    self.allowed_unlisted += 1
             name = outcome.id if outcome.id is not None else self.where(outcome)
             if self.junit is not None:
                 self.junit.add(junit_case(outcome, name, self.where(outcome)))
@@ -165,8 +182,8 @@ class Report:
 
     def print_summary(self, seconds: float, out: IO[str]) -> None:
         rate = self.tally.deals / seconds if seconds > 0 else 0.0
-        # A deal in progress is counted apart from the valid ones (the service counts it in both).
-        counts = {**vars(self.tally), "valid": self.tally.valid - self.tally.in_progress}
+        # The service's counts as they are: a deal in progress is valid, and counted in progress too.
+        counts = vars(self.tally)
         rows = [(label, counts[name]) for name, label in _labels().items()]
         rows.append((say("replay.summary.rate"), round(rate)))
         width = max(LABEL_WIDTH, *(len(label) + 2 for label, _ in rows))
@@ -174,10 +191,7 @@ class Report:
             print(ROW.format(label=label, value=number(value), width=width), file=out)
 
     def _entries(self, outcome: Outcome) -> Iterator[str]:
-        where = self.where(outcome)
-        if outcome.id is not None:
-            where = f"{where} ({outcome.id})"
-        where = printable(where)
+        where = printable(self._located(outcome))
         if outcome.status == Status.ERROR:
             yield labelled(where, error_message(outcome))
             yield from (f"    {error_line(e)}" for e in outcome.errors)
@@ -187,21 +201,31 @@ class Report:
             yield from faulty_details(outcome, "    ", CONSEQUENCES_LISTED)
             if outcome.ruling:
                 yield f"    {ruling_line(outcome)}"
-        elif outcome.unfinished is not None:
+        elif outcome.unfinished_fails:
             yield labelled(where, unfinished_line(outcome))
         if outcome.differences:
             yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
             yield from (f"    {mismatch_line(d)}" for d in outcome.differences)
 
     def print_failures(self, out: IO[str]) -> None:
-        if not self.listed:
-            return
-        print("\n" + say("replay.failures"), file=out)
-        for outcome in self.listed:
-            for line in self._entries(outcome):
-                print(line, file=out)
-        if self.unlisted:
-            print(say("replay.more", self.unlisted), file=out)
+        if self.listed:
+            print("\n" + say("replay.failures"), file=out)
+            for outcome in self.listed:
+                for line in self._entries(outcome):
+                    print(line, file=out)
+            if self.unlisted:
+                print(say("replay.more", self.unlisted), file=out)
+        # Allowed, a deal in progress is no failure: listed under its own heading.
+        if self.allowed:
+            print("\n" + say("replay.in_progress_allowed"), file=out)
+            for outcome in self.allowed:
+                print(labelled(printable(self._located(outcome)), stops_line(outcome)), file=out)
+            if self.allowed_unlisted:
+                print(say("replay.more", self.allowed_unlisted), file=out)
+
+    def _located(self, outcome: Outcome) -> str:
+        where = self.where(outcome)
+        return f"{where} ({outcome.id})" if outcome.id is not None else where
 
 
 def _one_line(outcome: Outcome) -> str:
@@ -212,13 +236,15 @@ def junit_case(outcome: Outcome, name: str, where: str) -> TestCase:
     """A record's test case: a faulty deal or claims that disagree are a failure (one, listing
     both when it is both), a record that is not a deal record an error; each says first where
     the record is (``games.ndjson:17``)."""
-    case = TestCase(outcome.file_no, name, outcome.status, seconds=outcome.seconds, line=outcome.pos)
+    # An allowed deal in progress is said beside its case, as its output: it is no failure.
+    output = in_progress_note(outcome) if outcome.in_progress_allowed else ""
+    case = TestCase(outcome.file_no, name, outcome.status, seconds=outcome.seconds, line=outcome.pos, output=output)
     if outcome.status == Status.ERROR:
         details = "\n".join([where, error_details(outcome)])
         return case._replace(message=error_message(outcome), kind="malformed", text=details)
     if outcome.passed:
         return case
-    kinds = ["faulty"] if outcome.faults else ["in-progress"] if outcome.unfinished is not None else []
+    kinds = ["faulty"] if outcome.faults else ["in-progress"] if outcome.unfinished_fails else []
     kinds += ["claims"] if outcome.differences else []
     details = "\n".join([where, failure_details(outcome)])
     return case._replace(message=failure_message(outcome), kind=" ".join(kinds), text=details)
@@ -241,7 +267,9 @@ def run(args: argparse.Namespace) -> int:
     report = Report(sources, junit, html, allow)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
-        remote = Remote(args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow)
+        remote = Remote(
+            args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow, args.overload_wait
+        )
         parts = remote.evaluate(read_records(sources))
     else:
         parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None, allow)

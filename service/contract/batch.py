@@ -91,13 +91,23 @@ class BatchItemSchema(AnswerSchema):
 
 
 class BatchSummarySchema(AnswerSchema):
-    deals = StrictInteger(required=True, metadata={"description": "Records answered: valid + faulty + malformed."})
-    valid = StrictInteger(required=True, metadata={"description": "Deals that break no rule."})
+    deals = StrictInteger(
+        required=True,
+        metadata={"description": "Records answered: valid + faulty + malformed (a deal in progress is in `valid`)."},
+    )
+    valid = StrictInteger(
+        required=True,
+        metadata={
+            "description": "Deals that break no rule, complete or not: the deals in progress are counted here, "
+            "and again in `in_progress`."
+        },
+    )
     in_progress = StrictInteger(
         required=True,
         metadata={
             "description": "Of the valid deals, those whose record stops before the deal's end (status "
-            "`in_progress`): a game in progress, or a recording cut short."
+            "`in_progress`): a game in progress, or a recording cut short. Each is counted in `valid` too: "
+            "`valid - in_progress` deals are valid and complete."
         },
     )
     faulty = StrictInteger(required=True, metadata={"description": "Deals with at least one violation."})

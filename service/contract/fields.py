@@ -32,8 +32,10 @@ from service.rules.dealing import PACKETS
 from service.rules.excuse import ExcuseOutcome
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.table import PLAYER_COUNTS
+from service.rules.tournament import ORIENTATIONS, Sanction, Source, TieBreak
 from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
 from service.rules.verdicts import (
+    Anomaly,
     Decision,
     LegalReason,
     RedealReason,
@@ -295,7 +297,7 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 
 
 OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
-    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, SeatingFault}
+    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, Anomaly, SeatingFault}
 )
 """The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
 checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
@@ -386,6 +388,32 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         list(DETAILS),
         "How much of a deal's evaluation to answer: all of it, or the digest a pipeline acts on.",
     ),
+    "Orientation": _named(
+        list(ORIENTATIONS),
+        "A seat of a tournament's table, in playing order (§16.2): north, west, south, east, and at a table of "
+        "five `fifth`, who plays after east. A table of three has three of the first four.",
+    ),
+    "TieBreak": _named(
+        [t.value for t in TieBreak],
+        "How equal totals are told apart (§16.4, a reading: the texts name none): `none`, they share a rank; "
+        "`best_position`, the better best position bilan, then the next best…; `positive_positions`, more "
+        "positions with a positive bilan. Still equal, they share a rank.",
+    ),
+    "Sanction": _named(
+        [s.value for s in Sanction],
+        "The sanction the control table suggests for a scored error (§16.3): a `warning` for a table's first, "
+        "a `penalty` for each after it. The referee decides; the amounts are the referee's (`adjustments`).",
+    ),
+    "AnomalySource": _named(
+        [s.value for s in Source],
+        "The text a scored error comes from: `fft_code`, the *FFT Code*'s own list (a total not zero, no table "
+        "number, no names and numbers, a card not returned); `rulebook`, the service's rulebook (§16.3).",
+    ),
+    "CardDealKind": _named(
+        ["summary", "record", "not_played", "marks"],
+        "What a deal of a scorecard was given as: a summary, a record, a deal not played (each as a game's "
+        "sheet takes it), or only the marks written on the card.",
+    ),
 }
 """The wire's enums, each a named schema that every field carrying it references."""
 
@@ -464,6 +492,7 @@ COMPONENTS: dict[str, dict[str, Any]] = {
             RulingReason,
             FieldErrorCode,
             Unchecked,
+            Anomaly,
             SeatingFault,
         )
     },

@@ -14,7 +14,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields
 
-from service.messages import Signed, msg
+from service.messages import Message, Signed, msg
 from service.rules.deal import Status, evaluate_deal
 from service.rules.sheet import bilans, dealers_due, draw_for_deal, marks_of, totals
 from service.rules.table import MAX_PLAYERS
@@ -149,26 +149,34 @@ class GameScoreRequest(StrictSchema):
                 errors.add(("deals", i), "one_entry", msg("error.one_entry"))
                 continue
             seat_error(errors, ("deals", i, "dealer"), entry["dealer"], n)
-            for name, op_plan in (("summary", SCORE.plan), ("record", EVALUATE.plan)):
-                body = entry.get(name)
-                if body is None:
-                    continue
-                # A copy: the caller's request stays as it was sent (in-process callers reuse it).
-                body = {"players": n, **body}
-                if body["players"] != n:
-                    errors.add(("deals", i), "table_size", msg("error.table_size", players=n))
-                    continue
-                try:
-                    entry[name] = op_plan.load(body)
-                except ma.ValidationError as exc:
-                    errors.nest(("deals", i, name), exc.messages)
-                    continue
-                if name == "record":
-                    # Evaluated once, here: a record that neither scores, rules nor redeals
-                    # (unfinished, or faulty before its end) has no row to give.
-                    ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
-                    if marks_of(ev, n) is None:
-                        errors.add(("deals", i, "record"), "unscored_record", msg("error.unscored_record"))
+            load_entry(entry, n, errors, ("deals", i), msg("error.table_size", players=n))
+
+
+def load_entry(
+    entry: dict[str, Any], n: int, errors: Errors, path: tuple[str | int, ...], other_table: Message
+) -> None:
+    """Load a deal entry's summary or record for a table of ``n`` players, in place; its faults
+    located under ``path``, ``other_table`` said of a body for another number of players. A
+    record is evaluated once, here (``entry["evaluation"]``): one that neither scores, rules nor
+    redeals (unfinished, or faulty before its end) has no row to give."""
+    for name, op_plan in (("summary", SCORE.plan), ("record", EVALUATE.plan)):
+        body = entry.get(name)
+        if body is None:
+            continue
+        # A copy: the caller's request stays as it was sent (in-process callers reuse it).
+        body = {"players": n, **body}
+        if body["players"] != n:
+            errors.add(path, "table_size", other_table)
+            continue
+        try:
+            entry[name] = op_plan.load(body)
+        except ma.ValidationError as exc:
+            errors.nest((*path, name), exc.messages)
+            continue
+        if name == "record":
+            ev = entry["evaluation"] = evaluate_deal(record_of(entry[name]))
+            if marks_of(ev, n) is None:
+                errors.add((*path, "record"), "unscored_record", msg("error.unscored_record"))
 
 
 class DrawResultSchema(AnswerSchema):
@@ -248,7 +256,7 @@ _ROW_KEYS = (
 """A row's fields, in the order the answer gives them (the last two are filled in at the end)."""
 
 
-def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, Any]:
+def sheet_row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(_ROW_KEYS)
     row |= {"index": index, "dealer": entry["dealer"]}
     if entry.get("summary") is not None:
@@ -274,21 +282,21 @@ def _row(index: int, entry: dict[str, Any], n: int, language: str) -> dict[str, 
     return row | {"kind": "not_played", "not_played": entry["not_played"]["reason"], "scores": [0] * n}
 
 
-def _dealt_again(entry: dict[str, Any]) -> bool:
+def dealt_again(entry: dict[str, Any]) -> bool:
     """A row the same dealer deals again (§15.2): said not played for a redeal, or a record the
     core deals again (every seat passed, or a ruling for a fault of the deal)."""
     if entry.get("record") is not None:
-        dealt_again: bool = entry["evaluation"].dealt_again
-        return dealt_again
+        again: bool = entry["evaluation"].dealt_again
+        return again
     return entry.get("not_played") is not None and entry["not_played"]["reason"] == "redeal"
 
 
 def answer_game(req: dict[str, Any], language: str) -> Answered:
     """The sheet of a loaded game: each row, the totals, the bilans, the claims checked."""
     n = req["players"]
-    rows = [_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
+    rows = [sheet_row(i, entry, n, language) for i, entry in enumerate(req["deals"])]
     draw = None if req["draw"] is None else draw_for_deal(req["draw"])
-    redealt = [_dealt_again(entry) for entry in req["deals"]]
+    redealt = [dealt_again(entry) for entry in req["deals"]]
     due = dealers_due(draw.first_dealer, redealt, n) if draw is not None and draw.first_dealer is not None else None
     for i, row in enumerate(rows):
         row["dealer_in_turn"] = None if due is None or row["dealer"] is None else row["dealer"] == due[i]

@@ -32,18 +32,23 @@ class BodyError(ValueError):
         self.lines = lines
 
 
-# The JSON decoder's reasons, each with its catalog key; another reason gets the general one.
+# The JSON decoder's reasons, each with its catalog keys (a body's, and a line's, which says no
+# line); another reason gets the general ones.
 _DECODE_REASONS = {
-    "Expecting value": "error.malformed_json.value",
-    "Expecting ',' delimiter": "error.malformed_json.comma",
-    "Expecting ':' delimiter": "error.malformed_json.colon",
-    "Expecting property name enclosed in double quotes": "error.malformed_json.name",
-    "Extra data": "error.malformed_json.extra",
-    "Unterminated string starting at": "error.malformed_json.string",
-    "Invalid control character at": "error.malformed_json.control",
-    "Invalid \\escape": "error.malformed_json.escape",
-    "Invalid \\uXXXX escape": "error.malformed_json.escape",
+    "Expecting value": ("error.malformed_json.value", "error.malformed_json.value.in_line"),
+    "Expecting ',' delimiter": ("error.malformed_json.comma", "error.malformed_json.comma.in_line"),
+    "Expecting ':' delimiter": ("error.malformed_json.colon", "error.malformed_json.colon.in_line"),
+    "Expecting property name enclosed in double quotes": (
+        "error.malformed_json.name",
+        "error.malformed_json.name.in_line",
+    ),
+    "Extra data": ("error.malformed_json.extra", "error.malformed_json.extra.in_line"),
+    "Unterminated string starting at": ("error.malformed_json.string", "error.malformed_json.string.in_line"),
+    "Invalid control character at": ("error.malformed_json.control", "error.malformed_json.control.in_line"),
+    "Invalid \\escape": ("error.malformed_json.escape", "error.malformed_json.escape.in_line"),
+    "Invalid \\uXXXX escape": ("error.malformed_json.escape", "error.malformed_json.escape.in_line"),
 }
+_SYNTAX = ("error.malformed_json.syntax", "error.malformed_json.syntax.in_line")
 
 
 DUPLICATE_KEY = "error.malformed_json.duplicate_key"
@@ -137,8 +142,11 @@ def _looks_like_lines(text: str) -> bool:
     return True
 
 
-def parse_body(data: bytes) -> Any:
-    """Parse a request body; :class:`BodyError` with a reason when it is not strict JSON."""
+def parse_body(data: bytes, *, one_line: bool = False) -> Any:
+    """Parse a request body; :class:`BodyError` with a reason when it is not strict JSON.
+
+    ``one_line``: ``data`` is one line of a file of records, and where it fails is said by its
+    column alone (the decoder's "line 1" would read false beside the line's own place in its file)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -148,7 +156,9 @@ def parse_body(data: bytes) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        key = _DECODE_REASONS.get(exc.msg, "error.malformed_json.syntax")
+        key, in_line = _DECODE_REASONS.get(exc.msg, _SYNTAX)
+        if one_line:
+            raise BodyError(msg(in_line, column=exc.colno)) from None
         lines = exc.msg == "Extra data" and _looks_like_lines(text)
         raise BodyError(msg(key, line=exc.lineno, column=exc.colno), lines=lines) from None
     except RecursionError:

@@ -4,7 +4,8 @@ A record is the ``POST /v1/deals/evaluate`` request object (with its optional ``
 ``claims``). Each becomes one *item*: ``{"index", "id", "result"}`` when it is a valid
 request, whatever the verdict about the deal, or ``{"index", "id", "problem"}`` when it is
 not (not JSON, not an object, a field refused), with the problem document a single request
-would have been answered with. One bad record never affects another. Pointers in an item
+would have been answered with (a record that is a whole JSON batch, ``{"deals": [...]}``, is
+told besides to go as the JSON form). One bad record never affects another. Pointers in an item
 point into its own record, so the same record gets the same item in either form of a batch.
 """
 
@@ -24,7 +25,8 @@ from .declaration import Decided
 from .evaluate import EVALUATE, ID_MAX_LENGTH, answer_record
 from .fields import FULL, SUMMARY
 from .jsonio import BodyError, parse_body
-from .problems import FieldError, errors_from_messages, problem_document, whole
+from .openapi import JSON
+from .problems import FieldError, Hint, errors_from_messages, problem_document, whole
 
 LINE_MAX_BYTES = 64 * 1024
 """Longest line of an NDJSON batch: the largest single request body (``MAX_BODY_BYTES``). The
@@ -41,6 +43,16 @@ JSON_BATCH_MAX_BYTES = 4 * 1024 * 1024
 
 Observer = Callable[[Decided], None]
 """Told what the rules decided of each deal evaluated (the metrics count it)."""
+
+JSON_BATCH_SHAPE = '{"deals": [...]}'
+"""The JSON form of a batch, as its hints say it."""
+JSON_BATCH_AS_JSON = Hint(msg("error.json_batch_record", shape=JSON_BATCH_SHAPE, media_type=JSON), (JSON,))
+"""The hint to a record that is a whole JSON batch (sent as one line of NDJSON): its content type."""
+
+
+def json_batch(data: Any) -> bool:
+    """Whether ``data`` is the body of a JSON batch, ``{"deals": [...]}``, rather than one record."""
+    return isinstance(data, dict) and set(data) == {"deals"} and isinstance(data["deals"], list)
 
 
 def _id_of(data: Any) -> str | None:
@@ -107,13 +119,20 @@ def record_item(
     try:
         req = EVALUATE.plan.load(data)
     except ma.ValidationError as exc:
+        errors = errors_from_messages(exc.messages)
+        if json_batch(data):
+            # A whole batch sent as one record: its "deals" is no misspelt "dealer", it is the batch's.
+            errors = [
+                e if e.pointer != "/deals" else FieldError(e.pointer, e.code, e.message, JSON_BATCH_AS_JSON)
+                for e in errors
+            ]
         return problem_item(
             index,
             _id_of(data),
             422,
             "invalid-request",
             msg("error.invalid_record"),
-            *errors_from_messages(exc.messages),
+            *errors,
             language=language,
         )
     answer, decided = answer_record(req, language, detail)
@@ -157,8 +176,9 @@ class Tally:
 
     deals: int = 0
     valid: int = 0
+    """Deals that break no rule, complete or not."""
     in_progress: int = 0
-    """Of the valid deals, those whose record stops before the deal's end."""
+    """Of the valid deals, those whose record stops before the deal's end (counted in ``valid`` too)."""
     faulty: int = 0
     malformed: int = 0
     claims_checked: int = 0

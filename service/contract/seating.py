@@ -208,7 +208,7 @@ class SeatingRequest(StrictSchema):
         seen: set[str] = set()
         for i, pid in enumerate(players):
             if pid in seen:
-                errors.add(("players", i), "duplicate_player", msg("error.duplicate_player", player=pid))
+                errors.add(("players", i), "duplicate_player", msg("error.player_listed_twice", player=pid))
             seen.add(pid)
 
     @staticmethod
@@ -220,7 +220,7 @@ class SeatingRequest(StrictSchema):
             if pid not in present:
                 errors.add(("fixed", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
             elif pid in seen:
-                errors.add(("fixed", i, "player"), "duplicate_player", msg("error.duplicate_player", player=pid))
+                errors.add(("fixed", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
             seen.add(pid)
 
     def build(self, data: dict[str, Any]) -> Tournament:

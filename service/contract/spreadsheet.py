@@ -189,3 +189,83 @@ def csv_answer_doc(example: Any) -> dict[str, Any]:
     }
     content = {MEDIA_TYPE: {"schema": {"type": "string", "description": CSV_DESCRIPTION}, "examples": examples}}
     return {"responses": {200: {"headers": {"Content-Disposition": header}, "content": content}}}
+
+
+# ---- a tournament's standings ------------------------------------------------------------------
+
+
+def standings_rows(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> list[list[str | int]]:
+    """The standings' cells, row by row: the header, then a row per player, best first (rank,
+    number, name, team when the tournament has teams, his bilan in each position, the referee's
+    adjustments, the total); texts in ``language``, figures as numbers, a position he has no
+    bilan for (no card, or a card not returned) left empty."""
+    standings = answer["standings"]
+    planned = answer["plan"]["positions"] if answer["plan"] is not None else 0
+    seen = [p["position"] for s in standings for p in s["positions"]]
+    positions = range(1, max([planned, *seen]) + 1)
+    teams = answer["teams"] is not None
+    header: list[str | int] = [
+        render(msg("standings.rank"), language),
+        render(msg("standings.player"), language),
+        render(msg("standings.name"), language),
+        *([render(msg("standings.team"), language)] if teams else []),
+        *(render(msg("standings.position", number=p), language) for p in positions),
+        render(msg("standings.adjustments"), language),
+        render(msg("standings.total"), language),
+    ]
+    table = [header]
+    for s in standings:
+        cells: list[str | int] = []
+        for p in positions:
+            bilans = [at["bilan"] for at in s["positions"] if at["position"] == p and at["bilan"] is not None]
+            cells.append(sum(bilans) if bilans else "")
+        team = [s["team"] or ""] if teams else []
+        table.append([s["rank"], s["player"], s["name"], *team, *cells, s["adjustments"], s["total"]])
+    return table
+
+
+def standings_csv(answer: dict[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
+    """The standings of ``answer`` (a ``tournamentStandings`` answer) as the CSV file sent,
+    byte-order mark first, separated and headed as ``language`` writes it."""
+    return BOM + write_table(standings_rows(answer, language), SEPARATORS.get(language, ","))
+
+
+def standings_file_name(language: str = DEFAULT_LANGUAGE) -> str:
+    """The file name to save the standings as, in ``language``."""
+    return catalog(language).render(msg("standings.file"), sentence=False) + ".csv"
+
+
+STANDINGS_CSV_DESCRIPTION = (
+    "The standings as a spreadsheet file (`Accept: text/csv`), with the score sheet's rules: "
+    "`text/csv; charset=utf-8; header=present`, `Content-Disposition: attachment` "
+    "(`tournament-standings.csv`, in French `classement-du-tournoi.csv`), RFC 4180 with CRLF line ends, the "
+    "UTF-8 byte-order mark first, `,` separating the "
+    "fields in English and `;` in French (`Accept-Language`), every text quoted and numbers bare, and a text a "
+    "spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab, a carriage return, a line "
+    "feed or NUL, or their full-width forms, leading spaces aside) written after an apostrophe. The first row "
+    "names the columns: the rank, the player's number, his name, his team (when the tournament has teams), his "
+    "bilan in each position (`Position 1`…, as many as the plan has or the cards reach), the referee's "
+    "adjustments and the total. Then a row per player, best first; a position without a bilan (no card, or a "
+    "card not returned) is an empty cell. The scored errors are in the JSON answer only."
+)
+
+
+def standings_csv_doc(example: Any) -> dict[str, Any]:
+    """The standings' CSV answer as the contract describes it: the media type, its example in each
+    language, and the file name's header."""
+    examples = {
+        language: {
+            "summary": f"{example.summary}, Accept-Language: {language} (shown without its byte-order mark)",
+            "value": standings_csv(example.answer, language).removeprefix(BOM),
+        }
+        for language in SEPARATORS
+    }
+    header = {
+        "description": "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266).",
+        "schema": {"type": "string"},
+        "example": 'attachment; filename="tournament-standings.csv"',
+    }
+    content = {
+        MEDIA_TYPE: {"schema": {"type": "string", "description": STANDINGS_CSV_DESCRIPTION}, "examples": examples}
+    }
+    return {"responses": {200: {"headers": {"Content-Disposition": header}, "content": content}}}

@@ -240,6 +240,41 @@ class Violation:
 copied_by_constructor(Violation, NotChecked)
 
 
+class Anomaly(Verdict):
+    """A scored error the control table finds in a tournament's scorecards (§16.3): reported at its
+    place in the request, never corrected."""
+
+    DEAL_NOT_ZERO_SUM = (
+        "deal_not_zero_sum",
+        "A deal's marks, as written on the card, do not sum to zero (*FFT Code*: the total scores do not equal "
+        "zero; §16.3).",
+    )
+    BILAN_MISMATCH = "bilan_mismatch", "A bilan written on the card is not the sum of that player's marks (§16.3)."
+    IMPOSSIBLE_MARKS = (
+        "impossible_marks",
+        "A deal's marks sum to zero but no deal gives them: the defenders' marks unequal, or the taker's not twice "
+        "theirs at three players, three times at four, at five twice with the partner's once or four times alone, "
+        "or not at the taker written (§9.3, §16.3).",
+    )
+    MARKS_CONTRADICT_DEAL = (
+        "marks_contradict_deal",
+        "A deal's written marks, taker or contract differ from what its summary or record gives (§16.3).",
+    )
+    TABLE_MISSING = "table_missing", "The card has no table number (*FFT Code*; §16.3)."
+    PLAYER_MISSING = "player_missing", "A seat of the card has no player's name and number (*FFT Code*; §16.3)."
+    CARD_NOT_RETURNED = (
+        "card_not_returned",
+        "A table's card did not reach the control table: `returned: false`, or a table of the `seating` with no "
+        "card (*FFT Code*; §16.3).",
+    )
+    PLAYER_TWICE = "player_twice", "A player at two tables of one position, or at two seats of one card (§16.3)."
+    UNKNOWN_PLAYER = "unknown_player", "A card names a player who is not among the tournament's `players` (§16.3)."
+    DEAL_COUNT = "deal_count", "A card's played deals are not the plan's number of deals per position (§16.1, §16.3)."
+    POSITION_NOT_IN_PLAN = "position_not_in_plan", "A card's position is beyond the plan's positions (§16.1, §16.3)."
+    DUPLICATE_TABLE = "duplicate_table", "Two cards for one table in one position (§16.3)."
+    TEAMMATES_TOGETHER = "teammates_together", "Teammates at one table: teammates never meet (§16.3, §16.4)."
+
+
 class SeatingFault(Verdict):
     """A rule of a tournament's seating that a position breaks (rules.md §16.5), by the rules'
     priority: the first five are faults of the tables themselves."""

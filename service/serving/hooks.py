@@ -12,7 +12,7 @@ import tempfile
 from typing import Any
 
 from ..connection import DRAINING
-from .limits import ConnectionLimits
+from .limits import AdmissionLimits, ConnectionLimits
 
 
 def refuse_unsupported(cfg: Any) -> None:
@@ -105,14 +105,24 @@ def on_exit() -> None:
         shutil.rmtree(own, ignore_errors=True)
 
 
-def post_worker_init(worker: Any, limits: ConnectionLimits, drain_seconds: float) -> None:
-    """Give the worker its deadlines; drain on SIGTERM: /readyz 503 for ``drain_seconds``, then stop.
+def post_worker_init(
+    worker: Any,
+    limits: ConnectionLimits,
+    drain_seconds: float,
+    admission: AdmissionLimits | None = None,
+    health_port: int | None = None,
+) -> None:
+    """Give the worker its deadlines, its admission limits and the port that serves only the
+    probes and the metrics; drain on SIGTERM: /readyz 503 for ``drain_seconds``, then stop.
 
     gunicorn's own handler stops the worker at once, after the request in hand; requests that
     a load balancer still routes here in the meantime would be refused. While draining,
     every answer closes its connection, so that clients reconnect to instances in service.
     """
     worker.limits = limits
+    if admission is not None:
+        worker.admission_limits = admission
+    worker.health_port = health_port
 
     def drain(signum: int, frame: Any) -> None:
         worker.wsgi.config[DRAINING] = True

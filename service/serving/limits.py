@@ -26,6 +26,19 @@ class ConnectionLimits:
     """...and then in temporary files: at most this much for all the answers of a worker."""
 
 
+@dataclass(frozen=True)
+class AdmissionLimits:
+    """How much work a worker queues, and how long a request may wait for its turn."""
+
+    queue_seconds: float = 0.75
+    """Most work, in seconds of computing, waiting for the turn; past it, new requests are
+    refused. 0: no bound (every request waits its turn, as long as it takes)."""
+    deadline_seconds: float = 1.0
+    """Longest wait for the turn; a request that waited longer is refused when it comes."""
+    retry_after_seconds: int = 1
+    """What the refusal's ``Retry-After`` asks clients to wait."""
+
+
 class SpillBudget:
     """The bytes of unsent answers a worker process may keep on disk, shared by its answers.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from functools import lru_cache
 from http import HTTPStatus
 from typing import Any
 
@@ -110,3 +111,54 @@ def _headers_too_large(reason: str, cfg: Any) -> bytes:
 HEADER_TIMEOUT_ANSWER = problem_answer(
     HTTPStatus.REQUEST_TIMEOUT, "request-timeout", "header_timeout", msg("error.header_timeout")
 )
+
+
+def _answer(
+    status: HTTPStatus, document: dict[str, Any], language: str, keep: bool, extra: str = "", request_id: bool = True
+) -> bytes:
+    body = json.dumps(document, ensure_ascii=False).encode()
+    head = (
+        f"HTTP/1.1 {int(status)} {status.phrase}\r\n"
+        f"Connection: {'keep-alive' if keep else 'close'}\r\n"
+        "Content-Type: application/problem+json\r\n"
+        f"Content-Language: {language}\r\n"
+        f"{extra}"
+        f"Content-Length: {len(body)}\r\n" + (f"X-Request-ID: {uuid.uuid4().hex}\r\n" if request_id else "") + "\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+def _document(status: HTTPStatus, kind: str, code: str, said: Message, path: str, language: str) -> dict[str, Any]:
+    text = render(said, language)
+    return {
+        "type": PROBLEM_BASE + kind,
+        "title": render(Message(f"problem.title.{int(status)}"), language),
+        "status": int(status),
+        "detail": text,
+        "instance": path,
+        "errors": [{"pointer": "", "code": code, "message": text}],
+    }
+
+
+def overloaded(req: Any, retry_after: int, language: str = DEFAULT_LANGUAGE, keep: bool = True) -> bytes:
+    """The refusal of a request the worker will not serve for load: 503, its own code
+    (``overloaded``), ``Retry-After``; the connection stays open if ``keep`` and the request
+    does not close it."""
+    return _overloaded(req.path, retry_after, language, keep and not req.should_close())
+
+
+@lru_cache(maxsize=64)
+def _overloaded(path: str, retry_after: int, language: str, keep: bool) -> bytes:
+    # Made once per path and language: refusing must cost the least, the worker is overloaded.
+    status = HTTPStatus.SERVICE_UNAVAILABLE
+    said = msg("error.overloaded", seconds=retry_after)
+    document = _document(status, "overloaded", "overloaded", said, path, language)
+    return _answer(status, document, language, keep, f"Retry-After: {retry_after}\r\n", request_id=False)
+
+
+def health_port_only(req: Any, language: str = DEFAULT_LANGUAGE) -> bytes:
+    """The answer to a request for an operation sent to the health port, which serves the probes
+    and the metrics only: 404, naming the paths it serves; the connection closes."""
+    status = HTTPStatus.NOT_FOUND
+    said = msg("error.health_port_only")
+    return _answer(status, _document(status, "not-found", "not_found", said, req.path, language), language, False)

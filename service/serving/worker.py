@@ -52,9 +52,12 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
-from ..connection import CLOSE_CONNECTION, DRAINING, PAUSE, STREAMED_PATHS
-from .limits import ConnectionLimits, SpillBudget
-from .problems import HEADER_TIMEOUT_ANSWER, parse_problem
+from ..connection import CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
+from ..texts import DEFAULT_LANGUAGE
+from .admission import Admission, TurnedSocket
+from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
+from .metrics import count_refused
+from .problems import HEADER_TIMEOUT_ANSWER, health_port_only, overloaded, parse_problem
 from .response import Response
 
 # Not the client's fault: left to gunicorn (a 500, logged with its trace).
@@ -67,6 +70,14 @@ LINGER_SECONDS = 2.0
 LINGER_BYTES = 64 * 1024
 """How much of what a closing client still sends is read, at most."""
 _FIRST_READ = 65536
+HEALTH_SLOTS = 32
+"""Open connections a worker keeps for its probe port, apart from ``worker_connections``."""
+ACCEPT_AT_ONCE = 16
+"""Most connections the acceptor takes in one go, one go a round of the loop (a round computes
+one request): some ten thousand a second, and the other workers, woken as this one is, get
+their share of a crowd."""
+OVERLOADED_ACCEPT_DELAY = 0.005
+"""How long a worker whose queue is full lets its sibling workers take new connections first."""
 
 # accept() failures that only mean "not now".
 _ACCEPT_AGAIN = (errno.EAGAIN, errno.ECONNABORTED, errno.EINTR, errno.EPROTO)
@@ -86,11 +97,22 @@ def _body_buffered(req: Any, parser: RequestParser) -> bool:
     return isinstance(reader, LengthReader) and reader.length <= len(parser.unreader.buf.getvalue())
 
 
+STALLED = 0.001
+"""The read timeout left to a body that stalled before its turn: its deadline has passed."""
+WHOLE_BODY_BYTES = 64 * 1024
+"""Bodies up to this size (every operation's limit but a batch's) are read whole before their
+request queues for the compute turn, so that it never holds the turn waiting for them."""
+
+
 class ServiceWorker(GeventWorker):  # type: ignore[misc]
     """gevent worker: an acceptor that serves whole requests at once, greenlets for the rest."""
 
     limits = ConnectionLimits()
     """Replaced from gunicorn.conf.py (``post_worker_init``)."""
+    admission_limits = AdmissionLimits()
+    """Replaced from gunicorn.conf.py (``post_worker_init``)."""
+    health_port: int | None = None
+    """The port of the listener that serves the probes and the metrics only (``post_worker_init``)."""
     alive: bool
 
     def init_process(self) -> None:
@@ -102,6 +124,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         # greenlets do not.)
         SocketUnreader.max_body_chunk = 16 * 1024
         self._slots = BoundedSemaphore(self.worker_connections)
+        # The probe port's connections have slots of their own: a worker whose slots are all
+        # taken by a crowd still answers its probes.
+        self._health_slots = BoundedSemaphore(HEALTH_SLOTS)
         self._idle: set[gevent.Greenlet] = set()
         self._connections: set[gevent.Greenlet] = set()
         super().init_process()
@@ -109,6 +134,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     # The worker's life: accept until told to stop, then let the connections finish.
 
     def run(self) -> None:
+        self.admission = Admission(self.admission_limits, count_refused, self.log)
         acceptors = []
         for listener in self.sockets:
             if listener.family in (socket.AF_INET, socket.AF_INET6):
@@ -136,31 +162,49 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
 
     def _accept(self, listener: Any) -> None:
         name = listener.getsockname()
+        health = self.health_port is not None and name[1] == self.health_port
+        slots = self._health_slots if health else self._slots
+        taken = 0
         while self.alive:
-            self._slots.acquire()
+            if taken == 0 and not health and not self.admission.admits():
+                # Full: a sibling worker with room takes the next clients; those it leaves are
+                # taken here and refused at once.
+                gevent.sleep(OVERLOADED_ACCEPT_DELAY)
+            slots.acquire()
             try:
+                # The first connection of a go is waited for; the next ones only taken if in.
+                listener.settimeout(None if taken == 0 else 0.0)
                 client, addr = listener.accept()
             except OSError as exc:
-                self._slots.release()
+                slots.release()
                 if not self.alive:
                     return
-                if exc.errno in _ACCEPT_STARVED:
+                if taken and exc.errno in _ACCEPT_AGAIN:
+                    taken = 0
+                    gevent.sleep(0)
+                elif exc.errno in _ACCEPT_STARVED:
                     self.log.error("Cannot accept connections (%s); retrying.", exc)
                     gevent.sleep(0.1)
                 elif exc.errno not in _ACCEPT_AGAIN:
                     self.log.exception("Accepting a connection failed.")
                     gevent.sleep(0.1)
                 continue
-            self._arrival(name, client, addr)
-            # Let the connections that were waiting run before the next arrival is served.
-            gevent.sleep(0)
+            self._arrival(name, client, addr, slots, health)
+            # Every connection waiting in the kernel's queue is taken in one go, however busy
+            # the worker is (a probe, a phone, a CI job must not wait there behind the crowd);
+            # then the connections it holds run.
+            taken += 1
+            if taken >= ACCEPT_AT_ONCE:
+                taken = 0
+                gevent.sleep(0)
 
     # A connection: served here when its request is whole, else by a greenlet of its own.
 
-    def _arrival(self, name: Any, client: Any, addr: Any) -> None:
-        """A new connection, in the acceptor: serve its request now if nothing has to wait."""
+    def _arrival(self, name: Any, client: Any, addr: Any, slots: Any, health: bool = False) -> None:
+        """A new connection, in the acceptor: serve its request now if nothing has to wait, or
+        refuse it now if the worker is overloaded; otherwise hand it to a greenlet of its own."""
         parser = RequestParser(self.cfg, client, addr)
-        with self._guard(client, None, addr, inline=True) as guard:
+        with self._guard(client, None, addr, slots, inline=True) as guard:
             client.settimeout(0.0)
             try:
                 first = client.recv(_FIRST_READ)
@@ -174,11 +218,29 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 guard.hand_over(self._connection, name, parser, None, b"", True)
                 return
             guard.req = req = next(parser)
-            if unquote(req.path) in STREAMED_PATHS or not _body_buffered(req, parser):
+            path = unquote(req.path)
+            arrived = time.monotonic()
+            if health and path not in HEALTH_PATHS:
+                rest, keep = health_port_only(req, self._language(req)), False
+            elif path in HEALTH_PATHS:
+                # The probes and the metrics never queue: answered as they come.
+                resp, keep = self.handle_request(name, req, client, addr, hold=True)
+                rest = resp.take()
+            elif path in STREAMED_PATHS or not _body_buffered(req, parser):
                 guard.hand_over(self._connection, name, parser, req, b"", False)
                 return
-            resp, keep = self.handle_request(name, req, client, addr, hold=True)
-            rest = resp.take()
+            elif self.admission.turn.take_now():  # an idle worker: served here, nothing to wait for
+                try:
+                    resp, keep = self.handle_request(name, req, client, addr, hold=True)
+                finally:
+                    self.admission.turn.give()
+                rest = resp.take()
+            elif not self.admission.admits():
+                self.admission.refuse("queue_full")
+                rest, keep = self._refusal(req), not req.should_close()
+            else:
+                guard.hand_over(self._connection, name, parser, req, b"", False, arrived)
+                return
             with contextlib.suppress(BlockingIOError):  # what could not go now goes below
                 rest = rest[client.send(rest) :] if rest else rest
             # The body was all buffered: draining what the application left of it never waits.
@@ -187,14 +249,23 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 guard.hand_over(self._connection, name, parser, None, rest, keep)
 
     def _connection(
-        self, name: Any, client: Any, addr: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool
+        self,
+        slots: Any,
+        name: Any,
+        client: Any,
+        addr: Any,
+        parser: RequestParser,
+        req: Any,
+        unsent: bytes,
+        keep: bool,
+        arrived: float | None = None,
     ) -> None:
         """A connection's own greenlet: everything of it that has to wait.
 
-        ``req`` is a request parsed but not yet served; ``unsent``, the rest of an answer;
-        ``keep``, whether the connection serves another request after that.
+        ``req`` is a request parsed but not yet served (``arrived`` then, when known); ``unsent``,
+        the rest of an answer; ``keep``, whether the connection serves another request after that.
         """
-        with self._guard(client, req, addr) as guard:
+        with self._guard(client, req, addr, slots) as guard:
             if unsent:
                 client.settimeout(self.limits.body_seconds)
                 client.sendall(unsent)
@@ -207,9 +278,10 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                     if not self._request_begins(client, parser, wait, idle=not fresh):
                         return
                     guard.req = self._read_headers(client, parser)
+                    arrived = None
                 fresh = False
                 client.settimeout(self.limits.body_seconds)
-                _, keep = self.handle_request(name, guard.req, client, addr)
+                keep = self._serve(name, guard.req, client, addr, time.monotonic() if arrived is None else arrived)
                 guard.req = None
                 if not keep:
                     return
@@ -218,6 +290,69 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 # A fast client's next request is often in already: let the other connections
                 # run first, or one busy connection would keep the worker to itself.
                 gevent.sleep(0)
+
+    def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> bool:
+        """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded; whether
+        the connection serves another request after it."""
+        if unquote(req.path) in HEALTH_PATHS:
+            return bool(self.handle_request(name, req, client, addr)[1])
+        admission = self.admission
+        if admission.admits():
+            if self._body_first(req, client):
+                arrived = time.monotonic()  # its wait for the turn starts now it is whole
+            served: list[bool] = []
+            turned = TurnedSocket(client, admission.turn)
+            # The body is read through it too: a body still arriving gives the turn up meanwhile.
+            req.unreader.sock = turned
+            if admission.serve(arrived, lambda: served.append(self.handle_request(name, req, turned, addr)[1])):
+                return served[0]
+        else:
+            admission.refuse("queue_full")
+        # The connection stays: refusing the client's next request costs less than a new
+        # connection, and a client that closes on an error closes it itself.
+        client.sendall(self._refusal(req))
+        return not req.should_close()
+
+    def _body_first(self, req: Any, client: Any) -> bool:
+        """Read the rest of a small body of known length before its request queues: a request
+        waits for its turn once it is whole. Whether it had to wait for bytes. A body cut short
+        is left to the application, which says so (400); one that stalled has had its deadline,
+        and the application's read says so at once (408)."""
+        reader = req.body.reader
+        if not isinstance(reader, LengthReader) or reader.length > WHOLE_BODY_BYTES:
+            return False
+        if any(name == "EXPECT" for name, _ in req.headers):
+            return False  # the client waits for "100 Continue", which the application sends
+        client.settimeout(self.limits.body_seconds)
+        waited = False
+        while True:
+            buf = req.unreader.buf
+            buf.seek(0, io.SEEK_END)
+            missing = reader.length - buf.tell()
+            if missing <= 0:
+                return waited
+            waited = True
+            try:
+                data = client.recv(min(missing, _FIRST_READ))
+            except TimeoutError:
+                client.settimeout(STALLED)
+                return waited
+            except OSError:
+                return waited
+            if not data:
+                return waited
+            buf.write(data)
+
+    def _refusal(self, req: Any) -> bytes:
+        return overloaded(req, self.admission_limits.retry_after_seconds, self._language(req))
+
+    def _language(self, req: Any) -> str:
+        """The language ``req`` asks for, as the application negotiates it."""
+        negotiate = getattr(self.wsgi, "config", {}).get(NEGOTIATE)
+        if negotiate is None:
+            return DEFAULT_LANGUAGE
+        language: str = negotiate(next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), None))
+        return language
 
     def _request_begins(self, client: Any, parser: RequestParser, wait: float, idle: bool) -> bool:
         """Whether a request begins within ``wait`` seconds (False: closed, or silent too long)."""
@@ -251,10 +386,10 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             except TimeoutError:
                 raise HeaderTimeoutError from None
 
-    def _guard(self, client: Any, req: Any, addr: Any, inline: bool = False) -> _Guard:
-        return _Guard(self, client, req, addr, inline)
+    def _guard(self, client: Any, req: Any, addr: Any, slots: Any, inline: bool = False) -> _Guard:
+        return _Guard(self, client, req, addr, slots, inline)
 
-    def _close(self, _name: Any, client: Any, *_: Any) -> None:
+    def _close(self, slots: Any, _name: Any, client: Any, *_: Any) -> None:
         """Close a connection and free its slot.
 
         The close lingers (RFC 9112 §9.6): it sends FIN, then reads what the client still sends,
@@ -282,7 +417,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             pass
         finally:
             util.close(client)
-            self._slots.release()
+            slots.release()
 
     # One request.
 
@@ -305,7 +440,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 (hold, self.limits.answer_buffer_bytes, self._spill_budget()),
             )
             environ["wsgi.multithread"] = True
-            environ[PAUSE] = gevent.sleep
+            environ[PAUSE] = self.admission.turn.pause
             self.nr += 1
             if self.nr >= self.max_requests and self.alive:
                 self.log.info("Autorestarting worker after current request.")
@@ -376,17 +511,21 @@ class _Guard:
     can hand the connection over to a new greenlet instead, which then owns the slot.
     """
 
-    def __init__(self, worker: ServiceWorker, client: Any, req: Any, addr: Any, inline: bool) -> None:
+    def __init__(self, worker: ServiceWorker, client: Any, req: Any, addr: Any, slots: Any, inline: bool) -> None:
         self.worker, self.client, self.req, self.addr = worker, client, req, addr
+        self.slots = slots
+        """The bound this connection's slot was taken from (the service's, or the probe port's)."""
         self.inline = inline
         self.handed_over = False
 
     def __enter__(self) -> _Guard:
         return self
 
-    def hand_over(self, serve: Any, name: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool) -> None:
+    def hand_over(
+        self, serve: Any, name: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool, *more: Any
+    ) -> None:
         worker = self.worker
-        greenlet = gevent.spawn(serve, name, self.client, self.addr, parser, req, unsent, keep)
+        greenlet = gevent.spawn(serve, self.slots, name, self.client, self.addr, parser, req, unsent, keep, *more)
         worker._connections.add(greenlet)
         greenlet.link(worker._connections.discard)
         self.handed_over = True
@@ -411,13 +550,13 @@ class _Guard:
         finally:
             if not self.handed_over:
                 if not self.inline:
-                    worker._close(None, client)
+                    worker._close(self.slots, None, client)
                 elif _has_unread(client):
                     # Lingering would hold up the acceptor: a greenlet of its own does it.
                     self.hand_over(worker._close, None, None, None, b"", False)
                 else:
                     util.close(client)  # nothing unread: the close cannot reset the connection
-                    worker._slots.release()
+                    self.slots.release()
 
 
 def _has_unread(client: Any) -> bool:

@@ -16,6 +16,11 @@
 import { createInterface } from "node:readline";
 
 const BASE = (process.argv[2] ?? process.env.TAROT_RULES_URL ?? "").replace(/\/+$/, "");
+// A service that refuses for load (503 or 429 with Retry-After) is asked again after the time it
+// asks for, for at most this many seconds per request: under the runner's --timeout (30 s by
+// default), which is how long it waits for each reply.
+const OVERLOAD_WAIT = Number(process.env.TAROT_RULES_OVERLOAD_WAIT ?? 25);
+const RETRY_AFTER_MAX = 30;
 
 /** A request the engine refuses: its faults, each located by a JSON pointer into the request. */
 export class Refusal extends Error {
@@ -36,16 +41,12 @@ export class Skip extends Error {}
 /**
  * Your engine goes here: the answer to `request` (the operation's JSON body, as in openapi.yaml)
  * posed to `operation` (its path: "/v1/tricks/legal-cards", "/v1/tricks/winner", "/v1/deals/deal",
- * "/v1/deals/score", "/v1/deals/evaluate" or "/v1/games/score"), as an object with the API's names (legal, reason,
+ * "/v1/deals/score", "/v1/deals/evaluate", "/v1/games/score" or "/v1/tournaments/standings"), as an object with the API's names (legal, reason,
  * winner, valid, violations, tricks, points...). Throw a Refusal for a request your engine refuses,
  * a Skip for one it does not implement; any other error fails the case with its message.
  */
 async function respond(operation, request) {
-  const response = await fetch(BASE + operation, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, application/problem+json" },
-    body: JSON.stringify(request),
-  });
+  const response = await post(operation, request);
   const body = await response.json().catch(() => null);
   if (response.status === 200) {
     return body;
@@ -54,6 +55,37 @@ async function respond(operation, request) {
     throw new Refusal(response.status, body.errors.map(({ pointer, code, message }) => ({ pointer, code, message })));
   }
   throw new Error(`HTTP ${response.status} ${response.statusText}${body?.detail ? `: ${body.detail}` : ""}`);
+}
+
+/** POST `request` to `operation`, waiting out the service's refusals for load as they ask. */
+async function post(operation, request) {
+  let waited = 0;
+  for (;;) {
+    const response = await fetch(BASE + operation, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, application/problem+json" },
+      body: JSON.stringify(request),
+    });
+    const delay = retryAfter(response);
+    if (delay === null || waited + delay > OVERLOAD_WAIT) {
+      return response;
+    }
+    await response.arrayBuffer(); // the refusal read, so that its connection is reused
+    // A little more than asked: clients refused together do not all come back together.
+    const jittered = delay * (1 + Math.random() / 4);
+    waited += jittered;
+    await new Promise((resolve) => setTimeout(resolve, jittered * 1000));
+  }
+}
+
+/** Seconds a refusal for load asks to wait (Retry-After: seconds or an HTTP date), or null. */
+function retryAfter(response) {
+  const value = response.headers.get("retry-after");
+  if ((response.status !== 503 && response.status !== 429) || !value) {
+    return null;
+  }
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? null : Math.min(Math.max(seconds, 0), RETRY_AFTER_MAX);
 }
 
 /** The reply to one request, as the protocol says it. */

@@ -1,20 +1,63 @@
-"""A club's tournament (rules.md §16): POST /v1/tournaments/seating, the seating of each position."""
+"""A club's tournament (rules.md §16): POST /v1/tournaments/standings, as JSON or as a spreadsheet file;
+POST /v1/tournaments/seating, the seating of each position."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import flask
+from flask import Response
 from flask_smorest import Blueprint
 
+from service.contract import spreadsheet
+from service.contract.jsonio import dumps
 from service.contract.seating import SEAT_TOURNAMENT
+from service.contract.standings import STANDINGS, STANDINGS_MAX_BYTES
 
-from ..parsing import answer, operation
+from ..layers.language import request_language
+from ..parsing import JSON, answer, operation
 
 blp = Blueprint(
     "tournaments",
     __name__,
     description="A club's tournament: the control table's standings and checks, the seating of each position.",
 )
+
+CSV = spreadsheet.MEDIA_TYPE
+
+
+@operation(
+    blp,
+    STANDINGS,
+    max_body=STANDINGS_MAX_BYTES,
+    doc=spreadsheet.standings_csv_doc(STANDINGS.examples["rulebookDeals"]),
+)
+def post_tournament_standings(req: dict[str, Any]) -> Response:
+    """The control table of a tournament in free deals: every card added up, its scored errors, the standings.
+
+    The whole tournament so far is the request (nothing is kept): the `players`, the `plan`
+    (positions × deals: 5 × 4, 6 × 4, 7 × 3, or the organiser's own), each table's scorecard for
+    each position as North wrote it (its `seats` by orientation; its deals as a game's sheet takes
+    them, `summary`, `record` or `not_played`, and/or the `marks` written; its `totals`), the
+    `seating` (a seated table with no card is a card not returned) and the referee's
+    `adjustments`. The answer ranks the players by their total, the sum of their marks plus the
+    adjustments (equal totals share a rank unless `tie_break` says), the teams by their
+    players' sum, adds each card up, and lists the scored errors it finds, each with its
+    machine code, the JSON pointer where it is, the players of its table, the text it comes
+    from and a suggested sanction (a table's first a warning, penalties after). The cards are
+    counted as written, never corrected: a card put right is a new request (rules.md §16). With
+    `Accept: text/csv` the standings come as a spreadsheet file, as the score sheet's do.
+    """
+    standings = answer(STANDINGS, req)
+    if flask.request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
+        language = request_language()
+        response = Response(spreadsheet.standings_csv(standings, language), content_type=spreadsheet.CONTENT_TYPE)
+        name = spreadsheet.standings_file_name(language)
+        response.headers["Content-Disposition"] = spreadsheet.content_disposition(name)
+    else:
+        response = Response(dumps(standings), mimetype=JSON)
+    response.vary.add("Accept")
+    return response
 
 
 @operation(blp, SEAT_TOURNAMENT)

@@ -1,0 +1,663 @@
+"""A club's tournament at the control table (rules.md §16.1–16.4): ``POST /v1/tournaments/standings``.
+
+The whole tournament so far is the request (nothing is stored): the players, the plan, each
+table's scorecard for each position as North wrote it, the seating when the organiser gives it,
+and the referee's adjustments. A card's deals are given as a game's sheet takes them
+(``POST /v1/games/score``: a summary, a record, a deal not played), scored exactly as the sheet
+scores them, or as the marks written on the card, or both. The answer adds every card up, lists
+the scored errors the control table finds (each located by its JSON pointer), and ranks the
+players and the teams. A malformed request is refused (422); a tournament whose cards hold
+errors is answered, its errors listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields
+
+from service.messages import msg
+from service.rules.scoring import Contract, contract_named
+from service.rules.tournament import (
+    ORIENTATIONS,
+    RULE_SECTIONS,
+    Adjustment,
+    Card,
+    CardDeal,
+    Control,
+    Entrant,
+    Plan,
+    SeatedTable,
+    TieBreak,
+    Tournament,
+    control,
+)
+from service.rules.variants import FFT
+from service.texts import render
+
+from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema, seat_error
+from .declaration import Answered, Operation
+from .evaluate import RulingSchema
+from .fields import (
+    BoundedList,
+    EnumField,
+    Length,
+    Range,
+    StrictBoolean,
+    StrictInteger,
+    StrictNested,
+    StrictString,
+    contracts_accepted,
+)
+from .games import GameDealSchema, dealt_again, load_entry, sheet_row
+from .problems import pointer
+from .scoring import check_contract
+
+STANDINGS_MAX_BYTES = 1024 * 1024
+"""Largest request body: a tournament of 200 players over 7 positions, its deals as summaries
+with their written marks, is some 600 KiB of JSON."""
+MAX_PLAYERS = 400
+MAX_CARDS = 1000
+"""Most scorecards (and seated tables, and adjustments): 200 players over 20 positions."""
+MAX_POSITIONS = 20
+MAX_DEALS = 10
+"""Most deals the plan may give a position (the *FFT Code*'s are 3 and 4)."""
+CARD_MAX_DEALS = 20
+"""Most deals on one card: a position's played deals and the deals dealt again among them."""
+MAX_TABLE = 1000
+MAX_MARK = 100_000
+"""Largest mark a card may carry, either way: a deal's marks are some thousands at most (§9)."""
+ID_LENGTH = 40
+NAME_LENGTH = 80
+
+
+def _player_id(description: str, **kwargs: Any) -> StrictString:
+    return StrictString(validate=Length(min=1, max=ID_LENGTH), metadata={"description": description}, **kwargs)
+
+
+class StandingsPlayerSchema(StrictSchema):
+    id = _player_id("The player's tournament number, e.g. `N3` (often his starting seat).", required=True)
+    name = StrictString(required=True, validate=Length(min=1, max=NAME_LENGTH))
+    team = StrictString(
+        load_default=None,
+        validate=Length(min=1, max=NAME_LENGTH),
+        metadata={"description": "His team, in a team tournament: teammates never meet, a team's total is theirs."},
+    )
+
+
+class StandingsPlanSchema(StrictSchema):
+    positions = StrictInteger(
+        required=True, validate=Range(min=1, max=MAX_POSITIONS), metadata={"description": "Positions in all."}
+    )
+    deals = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_DEALS),
+        metadata={"description": "Played deals per position: 4 in 45 minutes, 3 in 35 (*FFT Code*, rules.md §16.1)."},
+    )
+
+
+def _seat(orientation: str) -> StrictString:
+    return _player_id(
+        f"The player at {orientation}, by his tournament number; null for a seat whose name and number are "
+        "missing (a scored error, rules.md §16.3).",
+        allow_none=True,
+    )
+
+
+class ScorecardSeatsSchema(StrictSchema):
+    """A table's players by orientation: 3, 4 or 5 of them (rules.md §16.2). The seat numbers of
+    a summary or a record count the card's seats in playing order: north 0, west 1, south 2,
+    east 3, fifth 4, leaving out the orientations the table does not have."""
+
+    north = _seat("north")
+    west = _seat("west")
+    south = _seat("south")
+    east = _seat("east")
+    fifth = _seat("fifth (a table of five only, after east)")
+
+
+def _mark(orientation: str, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(
+        validate=Range(min=-MAX_MARK, max=MAX_MARK), metadata={"description": f"{orientation}'s mark."}, **kwargs
+    )
+
+
+class ScorecardMarksRowSchema(StrictSchema):
+    """A deal's marks as written, by orientation: one for each seat of the card."""
+
+    north = _mark("North")
+    west = _mark("West")
+    south = _mark("South")
+    east = _mark("East")
+    fifth = _mark("The fifth player")
+
+
+class ScorecardTotalsSchema(StrictSchema):
+    """The bilans written at the foot of the card, by orientation (any left out, or null, is not written)."""
+
+    north = _mark("North", allow_none=True)
+    west = _mark("West", allow_none=True)
+    south = _mark("South", allow_none=True)
+    east = _mark("East", allow_none=True)
+    fifth = _mark("The fifth player", allow_none=True)
+
+
+def _orientation(description: str) -> EnumField:
+    return EnumField("Orientation", load_default=None, metadata={"description": description})
+
+
+class ScorecardMarksSchema(StrictSchema):
+    row = StrictNested(ScorecardMarksRowSchema, required=True)
+    taker = _orientation("The taker, when written.")
+    partner = _orientation("Five players: the called partner, when written (the taker's own seat: he played alone).")
+    contract = EnumField(
+        "Contract", contracts_accepted, load_default=None, metadata={"description": "The contract, when written."}
+    )
+
+
+class ScorecardDealSchema(GameDealSchema):
+    marks = StrictNested(
+        ScorecardMarksSchema,
+        metadata={
+            "description": "The marks written on the card for this deal (with its taker and contract when written): "
+            "alone, or beside the deal's `summary`, `record` or `not_played`, which they must agree with. The "
+            "standings count the written marks."
+        },
+    )
+
+
+class ScorecardSchema(StrictSchema):
+    position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
+    table = StrictInteger(
+        load_default=None,
+        validate=Range(min=1, max=MAX_TABLE),
+        metadata={"description": "The table's number; left out or null when the card has none (a scored error)."},
+    )
+    seats = StrictNested(ScorecardSeatsSchema, required=True)
+    deals = BoundedList(
+        StrictNested(ScorecardDealSchema),
+        load_default=list,
+        validate=Length(max=CARD_MAX_DEALS),
+        metadata={
+            "description": "The deals in the order played: each a `summary`, a `record` or `not_played` (as a game's "
+            "sheet takes them; a summary's `players` may be left out), with or without its written `marks`, or "
+            "the `marks` alone."
+        },
+    )
+    totals = StrictNested(
+        ScorecardTotalsSchema,
+        load_default=None,
+        metadata={"description": "The bilans written on the card: each is checked against the sum of the marks."},
+    )
+    returned = StrictBoolean(
+        load_default=True,
+        metadata={
+            "description": "`false`: the card did not reach the control table (a scored error); it has no deals."
+        },
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            order = seat_order(data["seats"], errors)
+            if order is not None:
+                with IF_LOADED:
+                    for i, entry in enumerate(data["deals"]):
+                        _check_deal(entry, order, errors, ("deals", i))
+                with IF_LOADED:
+                    for orientation, value in (data["totals"] or {}).items():
+                        if value is not None and orientation not in order:
+                            errors.add(("totals", orientation), "seat_not_at_table", msg("error.seat_not_at_table"))
+        with IF_LOADED:
+            if not data["returned"] and data["deals"]:
+                errors.add(("deals",), "deals_not_returned", msg("error.deals_not_returned"))
+        errors.raise_any()
+
+
+def seat_order(seats: dict[str, Any], errors: Errors) -> tuple[str, ...] | None:
+    """A table's orientations in playing order; None, and a fault, when it has not 3, 4 or 5
+    seats or a fifth seat without the four orientations."""
+    order = tuple(o for o in ORIENTATIONS if o in seats)
+    if not 3 <= len(order) <= 5 or ("fifth" in order and len(order) != 5):
+        errors.add(("seats",), "seats_count", msg("error.seats_count"))
+        return None
+    return order
+
+
+def _check_deal(entry: dict[str, Any], order: tuple[str, ...], errors: Errors, path: tuple[str | int, ...]) -> None:
+    n = len(order)
+    given = [name for name in ("summary", "record", "not_played") if entry.get(name) is not None]
+    marks = entry.get("marks")
+    if len(given) > 1 or (not given and marks is None):
+        errors.add(path, "one_entry", msg("error.card_entry"))
+        return
+    seat_error(errors, (*path, "dealer"), entry["dealer"], n)
+    load_entry(entry, n, errors, path, msg("error.card_table_size", players=n))
+    if marks is None:
+        return
+    row = marks["row"]
+    extra = [o for o in row if o not in order]
+    for orientation in extra:
+        errors.add((*path, "marks", "row", orientation), "seat_not_at_table", msg("error.seat_not_at_table"))
+    if not extra and len(row) != n:
+        errors.add((*path, "marks", "row"), "seat_not_at_table", msg("error.marks_row_seats"))
+    for name in ("taker", "partner"):
+        if marks[name] is not None and marks[name] not in order:
+            errors.add((*path, "marks", name), "seat_not_at_table", msg("error.seat_not_at_table"))
+    if marks["partner"] is not None and n != 5:
+        errors.add((*path, "marks", "partner"), "partner_not_allowed", msg("error.partner_not_allowed"))
+    if marks["contract"] is not None:
+        check_contract(marks["contract"], FFT, errors, (*path, "marks", "contract"))
+
+
+class StandingsSeatedTableSchema(StrictSchema):
+    position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
+    table = StrictInteger(required=True, validate=Range(min=1, max=MAX_TABLE))
+    seats = StrictNested(ScorecardSeatsSchema, required=True)
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            seat_order(data["seats"], errors)
+        errors.raise_any()
+
+
+class StandingsAdjustmentSchema(StrictSchema):
+    player = _player_id("The player's tournament number.", required=True)
+    position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
+    points = StrictInteger(
+        required=True,
+        validate=Range(min=-MAX_MARK, max=MAX_MARK),
+        metadata={"description": "Added to his total: negative for a penalty, positive for a bonus."},
+    )
+    reason = StrictString(load_default=None, validate=Length(max=200), metadata={"description": "Why, for people."})
+
+
+class StandingsRequest(StrictSchema):
+    players = BoundedList(
+        StrictNested(StandingsPlayerSchema),
+        required=True,
+        validate=Length(min=1, max=MAX_PLAYERS),
+        metadata={"description": "Every player of the tournament, each number once."},
+    )
+    plan = StrictNested(
+        StandingsPlanSchema,
+        load_default=None,
+        metadata={
+            "description": "The positions and the played deals of each (*FFT Code*: 5 × 4, 6 × 4 or 7 × 3, or the "
+            "organiser's own): each card is checked against it. Without it, no card's count of deals is checked."
+        },
+    )
+    tie_break = EnumField("TieBreak", load_default=TieBreak.NONE.value)
+    scorecards = BoundedList(
+        StrictNested(ScorecardSchema),
+        required=True,
+        validate=Length(max=MAX_CARDS),
+        metadata={"description": "One card per table per position, as North brought it (rules.md §16.2)."},
+    )
+    seating = BoundedList(
+        StrictNested(StandingsSeatedTableSchema),
+        load_default=list,
+        validate=Length(max=MAX_CARDS),
+        metadata={
+            "description": "The tables seated in each position (the seating operation's answer, for instance): a "
+            "table with no card is a card not returned (rules.md §16.3)."
+        },
+    )
+    adjustments = BoundedList(
+        StrictNested(StandingsAdjustmentSchema),
+        load_default=list,
+        validate=Length(max=MAX_CARDS),
+        metadata={"description": "The referee's penalties and bonuses: the only amounts the standings add."},
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            known: set[str] = set()
+            for i, entrant in enumerate(data["players"]):
+                if entrant["id"] in known:
+                    errors.add(("players", i, "id"), "duplicate_player", msg("error.duplicate_player"))
+                known.add(entrant["id"])
+            with IF_LOADED:
+                for j, seated in enumerate(data["seating"]):
+                    for orientation, player in seated["seats"].items():
+                        if player is not None and player not in known:
+                            said = msg("error.not_a_player", player=player)
+                            errors.add(("seating", j, "seats", orientation), "not_a_player", said)
+            with IF_LOADED:
+                for k, adjustment in enumerate(data["adjustments"]):
+                    if adjustment["player"] not in known:
+                        said = msg("error.not_a_player", player=adjustment["player"])
+                        errors.add(("adjustments", k, "player"), "not_a_player", said)
+        with IF_LOADED:
+            seated_at: set[tuple[int, int]] = set()
+            for j, seated in enumerate(data["seating"]):
+                key = (seated["position"], seated["table"])
+                if key in seated_at:
+                    errors.add(("seating", j, "table"), "table_seated_twice", msg("error.table_seated_twice"))
+                seated_at.add(key)
+        errors.raise_any()
+
+
+# ---- the answer ----------------------------------------------------------------------------------
+
+
+class StandingsPlanAnswerSchema(AnswerSchema):
+    positions = StrictInteger(required=True)
+    deals = StrictInteger(required=True)
+    minutes = StrictInteger(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The time a position is allowed: 35 minutes for 3 deals, 45 for 4; null otherwise."},
+    )
+    fft_shape = StrictBoolean(
+        required=True, metadata={"description": "One of the *FFT Code*'s shapes: 5 × 4, 6 × 4 or 7 × 3."}
+    )
+
+
+class StandingsSittingSchema(AnswerSchema):
+    position = StrictInteger(required=True)
+    table = StrictInteger(required=True, allow_none=True)
+    table_size = StrictInteger(required=True, metadata={"description": "The players at the table: 3, 4 or 5."})
+    bilan = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "His bilan there; null when the card is missing."}
+    )
+    scorecard = StrictInteger(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The card's index in `scorecards`; null for a seated table with no card."},
+    )
+
+
+class StandingsAdjustmentAnswerSchema(AnswerSchema):
+    position = StrictInteger(required=True)
+    points = StrictInteger(required=True)
+    reason = StrictString(required=True, allow_none=True)
+
+
+class StandingSchema(AnswerSchema):
+    rank = StrictInteger(required=True, metadata={"description": "1 for the best total; equal totals share a rank."})
+    player = StrictString(required=True)
+    name = StrictString(required=True)
+    team = StrictString(required=True, allow_none=True)
+    marks = StrictInteger(required=True, metadata={"description": "The sum of his marks, on every card."})
+    adjustments = StrictInteger(required=True, metadata={"description": "The sum of the referee's adjustments."})
+    total = StrictInteger(required=True, metadata={"description": "`marks` + `adjustments`: what he is ranked by."})
+    positions = fields.List(
+        fields.Nested(StandingsSittingSchema),
+        required=True,
+        metadata={"description": "Where he sat in each position, and his bilan there."},
+    )
+    other_table_sizes = StrictBoolean(
+        required=True,
+        metadata={"description": "He sat at a table of 3 or 5: summed as played, never converted (rules.md §16.4)."},
+    )
+    adjustment_details = fields.List(
+        fields.Nested(StandingsAdjustmentAnswerSchema),
+        required=True,
+        metadata={"description": "The referee's adjustments of his, in the order of `adjustments`."},
+    )
+
+
+class TeamStandingSchema(AnswerSchema):
+    rank = StrictInteger(required=True)
+    team = StrictString(required=True)
+    players = fields.List(StrictString(), required=True)
+    total = StrictInteger(required=True, metadata={"description": "The sum of its players' totals."})
+
+
+class ScorecardSeatBilanSchema(AnswerSchema):
+    orientation = EnumField("Orientation", required=True)
+    player = StrictString(required=True, allow_none=True)
+    bilan = StrictInteger(required=True, metadata={"description": "The sum of the marks counted."})
+    written = StrictInteger(required=True, allow_none=True, metadata={"description": "The bilan written, if any."})
+
+
+class ScorecardDealRowSchema(AnswerSchema):
+    index = StrictInteger(required=True)
+    kind = EnumField("CardDealKind", required=True)
+    dealer = StrictInteger(required=True, allow_none=True)
+    taker = EnumField("Orientation", required=True, allow_none=True)
+    contract = EnumField("Contract", required=True, allow_none=True)
+    not_played = EnumField("NotPlayed", required=True, allow_none=True)
+    ruling = fields.Nested(RulingSchema, required=True, allow_none=True)
+    played = StrictBoolean(required=True, metadata={"description": "A played deal: not dealt again (rules.md §16.1)."})
+    scored = fields.List(
+        StrictInteger(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "The marks the deal gives by the rules, seat by seat; null when only written."},
+    )
+    marks = fields.List(
+        StrictInteger(),
+        required=True,
+        metadata={"description": "The marks counted, seat by seat: as written when written, else `scored`."},
+    )
+
+
+class ScorecardBilansSchema(AnswerSchema):
+    scorecard = StrictInteger(required=True, metadata={"description": "The card's index in `scorecards`."})
+    position = StrictInteger(required=True)
+    table = StrictInteger(required=True, allow_none=True)
+    returned = StrictBoolean(required=True)
+    seats = fields.List(
+        fields.Nested(ScorecardSeatBilanSchema), required=True, metadata={"description": "In playing order."}
+    )
+    deals = fields.List(fields.Nested(ScorecardDealRowSchema), required=True)
+    played = StrictInteger(required=True, metadata={"description": "Its played deals."})
+    zero_sum = StrictBoolean(required=True, metadata={"description": "Every deal's counted marks sum to zero."})
+
+
+class ScoredErrorSchema(AnswerSchema):
+    code = EnumField("Anomaly", required=True)
+    pointer = StrictString(
+        required=True, metadata={"description": "JSON pointer to it in the request, e.g. `/scorecards/3/table`."}
+    )
+    position = StrictInteger(required=True)
+    table = StrictInteger(required=True, allow_none=True)
+    players = fields.List(
+        StrictString(),
+        required=True,
+        metadata={
+            "description": "The players of the table, who answer for its card together (*FFT Code*), as written "
+            "(a seat with no name and number left out)."
+        },
+    )
+    source = EnumField("AnomalySource", required=True)
+    rule = StrictString(required=True, metadata={"description": "The section of rules.md that explains it."})
+    message = StrictString(required=True, metadata={"description": "What is wrong, in the language asked for."})
+    sanction = EnumField("Sanction", required=True)
+
+
+class StandingsResponse(AnswerSchema):
+    plan = fields.Nested(StandingsPlanAnswerSchema, required=True, allow_none=True)
+    tie_break = EnumField("TieBreak", required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True, metadata={"description": "Best first."})
+    teams = fields.List(
+        fields.Nested(TeamStandingSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Best first; null when no player has a team."},
+    )
+    tables = fields.List(fields.Nested(ScorecardBilansSchema), required=True, metadata={"description": "Card by card."})
+    anomalies = fields.List(
+        fields.Nested(ScoredErrorSchema),
+        required=True,
+        metadata={"description": "The scored errors found, in the order of the request; none for a clean tournament."},
+    )
+
+
+def _card(sc: dict[str, Any], language: str) -> tuple[Card, list[dict[str, Any]]]:
+    """A loaded scorecard as the core reads it, and each deal's row of the answer."""
+    order = tuple(o for o in ORIENTATIONS if o in sc["seats"])
+    n = len(order)
+    seat_of = {o: s for s, o in enumerate(order)}
+    deals, rows = [], []
+    for d, entry in enumerate(sc["deals"]):
+        marks = entry.get("marks")
+        written = None if marks is None else tuple(marks["row"][o] for o in order)
+        row: dict[str, Any] = {"index": d, "kind": "marks", "dealer": entry["dealer"], "taker": None}
+        row |= {"contract": None, "not_played": None, "ruling": None}
+        scored = scored_taker = scored_partner = scored_contract = None
+        played = True
+        if any(entry.get(k) is not None for k in ("summary", "record", "not_played")):
+            # The sheet's own row: scored as POST /v1/games/score scores it.
+            sheet = sheet_row(d, entry, n, language)
+            row |= {k: sheet[k] for k in ("kind", "dealer", "taker", "contract", "not_played", "ruling")}
+            scored, scored_taker, scored_contract = tuple(sheet["scores"]), sheet["taker"], sheet["contract"]
+            if entry.get("summary") is not None:
+                scored_partner = entry["summary"]["partner"]
+            elif entry.get("record") is not None:
+                scored_partner = entry["evaluation"].partner
+            played = not dealt_again(entry)
+        taker = partner = contract = None
+        if marks is not None:
+            taker = None if marks["taker"] is None else seat_of[marks["taker"]]
+            partner = None if marks["partner"] is None else seat_of[marks["partner"]]
+            contract = None if marks["contract"] is None else contract_named(marks["contract"], FFT)
+        deal = CardDeal(
+            scored, written, played, taker, partner, contract, scored_taker, scored_partner, _contract(scored_contract)
+        )
+        deals.append(deal)
+        # The taker and contract as written, else as the deal gives them.
+        shown_taker = taker if taker is not None else row["taker"]
+        row["taker"] = None if shown_taker is None else order[shown_taker]
+        row["contract"] = contract if contract is not None else row["contract"]
+        row |= {"played": played, "scored": None if scored is None else list(scored), "marks": list(deal.counted)}
+        rows.append(row)
+    totals = sc["totals"]
+    card = Card(
+        sc["position"],
+        sc["table"],
+        order,
+        tuple(sc["seats"][o] for o in order),
+        tuple(deals),
+        () if totals is None else tuple(totals.get(o) for o in order),
+        sc["returned"],
+    )
+    return card, rows
+
+
+def _contract(value: Contract | str | None) -> Contract | None:
+    return None if value is None else contract_named(value)
+
+
+def tournament_of(req: dict[str, Any], language: str) -> tuple[Tournament, list[list[dict[str, Any]]]]:
+    """A loaded request as the core reads it, and the rows of each card's deals for the answer."""
+    cards, rows = [], []
+    for sc in req["scorecards"]:
+        card, card_rows = _card(sc, language)
+        cards.append(card)
+        rows.append(card_rows)
+    plan = req["plan"]
+    seating = tuple(
+        SeatedTable(s["position"], s["table"], tuple(s["seats"][o] for o in ORIENTATIONS if o in s["seats"]))
+        for s in req["seating"]
+    )
+    tournament = Tournament(
+        tuple(Entrant(p["id"], p["name"], p["team"]) for p in req["players"]),
+        tuple(cards),
+        None if plan is None else Plan(plan["positions"], plan["deals"]),
+        seating,
+        tuple(Adjustment(a["player"], a["position"], a["points"]) for a in req["adjustments"]),
+        TieBreak(req["tie_break"]),
+    )
+    return tournament, rows
+
+
+def answer_standings(req: dict[str, Any], language: str) -> Answered:
+    """The control table's answer to a loaded tournament: the standings, the teams', each card
+    added up, and the scored errors found, said in ``language``."""
+    tournament, rows = tournament_of(req, language)
+    result = control(tournament)
+    answer = dump(tournament, result, rows, language)
+    for row in answer["standings"]:
+        row["adjustment_details"] = [
+            {"position": a["position"], "points": a["points"], "reason": a["reason"]}
+            for a in req["adjustments"]
+            if a["player"] == row["player"]
+        ]
+    return Answered(answer)
+
+
+def dump(t: Tournament, result: Control, rows: list[list[dict[str, Any]]], language: str) -> dict[str, Any]:
+    names = {e.id: e for e in t.entrants}
+    plan = t.plan
+    tables = []
+    for table, card, card_rows in zip(result.tables, t.cards, rows, strict=True):
+        seats = [
+            {"orientation": orientation, "player": player, "bilan": bilan, "written": written}
+            for orientation, player, bilan, written in zip(
+                card.seats, card.players, table.bilans, card.totals or (None,) * len(card.seats), strict=True
+            )
+        ]
+        tables.append(
+            {
+                "scorecard": table.card,
+                "position": card.position,
+                "table": card.table,
+                "returned": card.returned,
+                "seats": seats,
+                "deals": card_rows,
+                "played": table.played,
+                "zero_sum": all(sum(deal.counted) == 0 for deal in card.deals),
+            }
+        )
+    return {
+        "plan": None
+        if plan is None
+        else {"positions": plan.positions, "deals": plan.deals, "minutes": plan.minutes, "fft_shape": plan.fft_shape},
+        "tie_break": t.tie_break.value,
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.player,
+                "name": names[s.player].name,
+                "team": names[s.player].team,
+                "marks": s.marks,
+                "adjustments": s.adjustments,
+                "total": s.total,
+                "positions": [
+                    {
+                        "position": p.position,
+                        "table": p.table,
+                        "table_size": p.table_size,
+                        "bilan": p.bilan,
+                        "scorecard": p.card,
+                    }
+                    for p in s.sittings
+                ],
+                "other_table_sizes": s.other_table_sizes,
+            }
+            for s in result.standings
+        ],
+        "teams": None
+        if result.teams is None
+        else [{"rank": m.rank, "team": m.team, "players": list(m.players), "total": m.total} for m in result.teams],
+        "tables": tables,
+        "anomalies": [
+            {
+                "code": a.code.value,
+                "pointer": pointer(a.path),
+                "position": a.position,
+                "table": a.table,
+                "players": list(a.players),
+                "source": a.source.value,
+                "rule": RULE_SECTIONS.get(a.code, "16.3"),
+                "message": render(a.message, language),
+                "sanction": a.sanction.value,
+            }
+            for a in result.anomalies
+        ],
+    }
+
+
+STANDINGS = Operation(
+    "tournamentStandings",
+    "/v1/tournaments/standings",
+    "standings",
+    StandingsRequest(),
+    StandingsResponse(),
+    answer_standings,
+)
