@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
+from service.contract.seating import SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS_MAX_BYTES
 from service.rules.cards import CARD_CODES
 from tests.conftest import deal_request, golden
@@ -109,16 +110,19 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
     }
 
 
-BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES}
+SEATING = "/v1/tournaments/seating"
+BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES, SEATING: SEATING_MAX_BYTES}
 """The operations that take a larger body than the application's limit, and theirs."""
 
-SEATING = "/v1/tournaments/seating"
 SIXTEEN = [f"{seat}{table}" for table in range(1, 5) for seat in "NSEW"]
 
 
 def seating_body() -> dict[str, Any]:
     """A tournament of 16 players, its first position played (each table of one orientation)."""
-    played = [{"tables": [{"table": t + 1, "seats": SIXTEEN[t::4]} for t in range(4)]}]
+    played = [
+        {"position": 1, "table": t, "seats": {o: f"{o[0].upper()}{t}" for o in ("north", "west", "south", "east")}}
+        for t in range(1, 5)
+    ]
     return {
         "players": SIXTEEN,
         "positions": 5,
@@ -401,8 +405,9 @@ def cases_for(path: str) -> list[BadRequest]:
 
 def _seating_cases(base: dict[str, Any]) -> list[BadRequest]:
     """A tournament's seating (rules.md §16.5): each field's own faults, and the rules across them."""
-    table = base["played"][0]["tables"][0]
-    one = {"tables": [table, *base["played"][0]["tables"][1:]]}
+    table = base["played"][0]
+    seats = table["seats"]
+    second = [{**t, "position": 2} for t in base["played"]]
     cases = {
         "players_one_string": ({**base, "players": "N1"}, "/players"),
         "player_twice": ({**base, "players": [*SIXTEEN, "N1"]}, "/players/16"),
@@ -415,23 +420,35 @@ def _seating_cases(base: dict[str, Any]) -> list[BadRequest]:
         ),
         "positions_zero": ({**base, "positions": 0}, "/positions"),
         "positions_sixteen": ({**base, "positions": 16}, "/positions"),
-        "played_beyond_positions": ({**base, "positions": 1, "played": [one, one]}, "/played"),
+        "played_beyond_positions": ({**base, "positions": 1, "played": base["played"] + second}, "/played/4/position"),
+        "played_with_a_gap": ({**base, "played": [{**t, "position": 3} for t in base["played"]]}, "/played"),
         "every_position_played": ({**base, "positions": 1}, "/seat"),
         "seat_unknown": ({**base, "seat": "all"}, "/seat"),
         "seed_missing_to_seat": ({k: v for k, v in base.items() if k != "seed"}, "/seed"),
         "seed_empty": ({**base, "seed": ""}, "/seed"),
-        "position_not_an_object": ({**base, "played": [[table]]}, "/played/0"),
-        "position_without_tables": ({**base, "played": [{"tables": []}]}, "/played/0/tables"),
-        "table_zero": ({**base, "played": [{"tables": [{**table, "table": 0}]}]}, "/played/0/tables/0/table"),
-        "table_nine_seats": (
-            {**base, "played": [{"tables": [{**table, "seats": SIXTEEN[:9]}]}]},
-            "/played/0/tables/0/seats",
+        "table_not_an_object": ({**base, "played": [[table]]}, "/played/0"),
+        "table_seats_a_list": ({**base, "played": [{**table, "seats": list(seats.values())}]}, "/played/0/seats"),
+        "position_zero": ({**base, "played": [{**table, "position": 0}]}, "/played/0/position"),
+        "position_missing": ({**base, "played": [{"table": 1, "seats": seats}]}, "/played/0/position"),
+        "table_zero": ({**base, "played": [{**table, "table": 0}]}, "/played/0/table"),
+        "table_two_seats": (
+            {**base, "played": [{**table, "seats": {"north": "N1", "south": "S1"}}]},
+            "/played/0/seats",
         ),
-        "table_no_seats": ({**base, "played": [{"tables": [{**table, "seats": []}]}]}, "/played/0/tables/0/seats"),
-        "table_unknown_field": (
-            {**base, "played": [{"tables": [{**table, "orientation": "N"}]}]},
-            "/played/0/tables/0/orientation",
+        "table_fifth_without_west": (
+            {
+                **base,
+                "played": [{**table, "seats": {**{k: v for k, v in seats.items() if k != "west"}, "fifth": "W1"}}],
+            },
+            "/played/0/seats",
         ),
+        "table_no_seats": ({**base, "played": [{**table, "seats": {}}]}, "/played/0/seats"),
+        "seat_unknown_orientation": (
+            {**base, "played": [{**table, "seats": {**seats, "centre": "N2"}}]},
+            "/played/0/seats/centre",
+        ),
+        "seat_null": ({**base, "played": [{**table, "seats": {**seats, "east": None}}]}, "/played/0/seats/east"),
+        "table_unknown_field": ({**base, "played": [{**table, "orientation": "N"}]}, "/played/0/orientation"),
         "forbidden_three_players": ({**base, "forbidden": [["N1", "N2", "N3"]]}, "/forbidden/0"),
         "forbidden_same_player": ({**base, "forbidden": [["N1", "N1"]]}, "/forbidden/0"),
         "fixed_not_a_player": ({**base, "fixed": [{"player": "Z9", "table": 1}]}, "/fixed/0/player"),

@@ -79,7 +79,8 @@ SOUND: dict[str, dict[str, Any]] = {
     },
     "/v1/tournaments/seating": {
         "players": ["A", "B", "C", "D"], "positions": 2,
-        "played": [{"tables": [{"table": 1, "seats": ["A", "B", "C", "D"]}]}], "seat": "next",
+        "played": [{"position": 1, "table": 1, "seats": {"north": "A", "west": "B", "south": "C", "east": "D"}}],
+        "seat": "next",
         "forbidden": [["A", "E"]], "fixed": [{"player": "A", "table": 1}], "tables_of_five": False, "seed": "x",
     },
 }  # fmt: skip

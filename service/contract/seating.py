@@ -7,13 +7,16 @@ the check form (``seat: "none"``), only holds the positions played to the rules 
 faults. Nothing is stored: the next position is the next request, carrying the positions played
 so far, and the service, planning every position left from the seed, goes on with its own plan.
 
-A table is one object, its number and its players in the order North, South, East, West (a
-table of 3 has no West, a table of 5 a fifth player after West): the answer's positions are
-the request's ``played`` as they are, so a client sends them back as it got them.
+A seated table is one object, as the control table (``POST /v1/tournaments/standings``) takes
+it: its ``position``, its ``table`` number and its ``seats`` by orientation (``north``, ``west``,
+``south``, ``east``, ``fifth``), a scorecard's own ``seats``. The answer's ``seated`` tables are
+what the next request's ``played`` takes, the standings' ``seating`` takes, and each a
+scorecard's ``seats``: a client passes them on as it got them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from marshmallow import ValidationError, fields
@@ -22,6 +25,7 @@ from service.messages import msg
 from service.rules.seating import (
     MAX_PLAYERS,
     MAX_POSITIONS,
+    ORIENTATIONS,
     Fault,
     Position,
     SeatedTable,
@@ -31,17 +35,22 @@ from service.rules.seating import (
     seat_tournament,
 )
 from service.rules.shuffle import SEED_MAX_LENGTH, utf8_writable
+from service.rules.verdicts import SeatingFault
 from service.texts import render
 
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema
 from .declaration import Answered, Operation
 from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .problems import Coded, Hint
+from .standings import seat_order
 
 ID_MAX_LENGTH = 40
 """The longest player id: a tournament number (« N3 ») or a licence number, with room."""
-MAX_SEATS = 8
-"""The most players a table of the request may list (more than any table seats: the check says so)."""
+MAX_TABLES = MAX_POSITIONS * MAX_PLAYERS // 3
+"""The most seated tables ``played`` lists: every position of the largest tournament at tables of 3."""
+SEATING_MAX_BYTES = 256 * 1024
+"""Largest request body: 200 players' 14 positions played, each seat's id written out, are some
+100 KiB of JSON, over the 64 KiB other single requests take."""
 MAX_FORBIDDEN = 1000
 """The most forbidden pairs: teams of 5 in a 200-player tournament make 400."""
 
@@ -64,36 +73,43 @@ def player_id(description: str, **kwargs: Any) -> StrictString:
     )
 
 
+class SeatsSchema(StrictSchema):
+    """A table's players by orientation, as a scorecard's ``seats`` (rules.md §16.2): 3, 4 or 5 of
+    them, a fifth only beside the four."""
+
+    north = player_id("The player at north.")
+    west = player_id("The player at west.")
+    south = player_id("The player at south.")
+    east = player_id("The player at east.")
+    fifth = player_id("The fifth player (a table of five only), who plays after east.")
+
+
 class TableSchema(StrictSchema):
+    position = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_POSITIONS),
+        metadata={"description": "The position's number, from 1."},
+    )
     table = StrictInteger(
         required=True,
         validate=Range(min=1, max=MAX_PLAYERS),
         metadata={"description": "The table's number, from 1."},
     )
-    seats = BoundedList(
-        player_id("A player's id."),
+    seats = StrictNested(
+        SeatsSchema,
         required=True,
-        validate=Length(min=1, max=MAX_SEATS),
-        metadata={
-            "description": "The table's players by orientation: North, South, East, West (a table of 3 has no "
-            "West; a table of 5 lists a fifth player after West)."
-        },
+        metadata={"description": "Its players by orientation: the scorecard's `seats`."},
     )
 
-    def build(self, data: dict[str, Any]) -> SeatedTable:
-        return SeatedTable(data["table"], tuple(data["seats"]))
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            seat_order(data["seats"], errors)
+        errors.raise_any()
 
-
-class PositionSchema(StrictSchema):
-    tables = BoundedList(
-        StrictNested(TableSchema),
-        required=True,
-        validate=Length(min=1, max=MAX_PLAYERS),
-        metadata={"description": "The position's tables."},
-    )
-
-    def build(self, data: dict[str, Any]) -> Position:
-        return tuple(data["tables"])
+    def build(self, data: dict[str, Any]) -> tuple[int, SeatedTable]:
+        at = tuple(o for o in ORIENTATIONS if o in data["seats"])
+        return data["position"], SeatedTable(data["table"], tuple(data["seats"][o] for o in at), at)
 
 
 class FixedSchema(StrictSchema):
@@ -122,12 +138,12 @@ class SeatingRequest(StrictSchema):
         metadata={"description": "How many positions the tournament has in all (seed 004: 5, 6 or 7)."},
     )
     played = BoundedList(
-        StrictNested(PositionSchema),
+        StrictNested(TableSchema),
         load_default=None,
-        validate=Length(max=MAX_POSITIONS),
+        validate=Length(max=MAX_TABLES),
         metadata={
-            "description": "The positions played, in order: each position's tables, as the answers gave them or as "
-            "they were played. Absent: none."
+            "description": "The tables of the positions played, from position 1 on: as the answers' `seated` gave "
+            "them, or as they were played (the standings' `seating` takes the same list). Absent: none."
         },
     )
     seat = EnumField(
@@ -178,12 +194,7 @@ class SeatingRequest(StrictSchema):
                 hint = Hint(msg("error.no_tables.hint"), ("tables_of_five",)) if five else None
                 errors.add(("players",), "no_tables", msg("error.no_tables", count), hint)
         with IF_LOADED:
-            played, positions = data["played"] or [], data["positions"]
-            if len(played) > positions:
-                said = msg("error.positions_played.over", len(played), positions=positions)
-                errors.add(("played",), "positions_played", said)
-            elif data["seat"] != "none" and len(played) == positions:
-                errors.add(("seat",), "positions_played", msg("error.positions_played.all", positions))
+            self._check_played(errors, data["played"] or [], data["positions"], data["seat"])
         with IF_LOADED:
             if data["seat"] != "none" and data["seed"] is None:
                 errors.add(("seed",), "required", msg("error.required.seed"))
@@ -212,6 +223,20 @@ class SeatingRequest(StrictSchema):
             seen.add(pid)
 
     @staticmethod
+    def _check_played(errors: Errors, played: list[Any], positions: int, seat: str) -> None:
+        numbers = [number for number, _ in played]
+        for i, number in enumerate(numbers):
+            if number > positions:
+                said = msg("error.positions_played.beyond", position=number, positions=positions)
+                errors.add(("played", i, "position"), "positions_played", said)
+        last = max(numbers, default=0)
+        gaps = [number for number in range(1, min(last, positions)) if number not in numbers]
+        if gaps:
+            errors.add(("played",), "positions_played", msg("error.positions_played.gap", position=gaps[0]))
+        elif seat != "none" and last == positions:
+            errors.add(("seat",), "positions_played", msg("error.positions_played.all", positions))
+
+    @staticmethod
     def _check_fixed(errors: Errors, fixed: list[dict[str, Any]], players: list[str]) -> None:
         present = set(players)
         seen: set[str] = set()
@@ -223,10 +248,15 @@ class SeatingRequest(StrictSchema):
                 errors.add(("fixed", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
             seen.add(pid)
 
-    def build(self, data: dict[str, Any]) -> Tournament:
-        played = tuple(data["played"] or ())
+    def build(self, data: dict[str, Any]) -> SeatingQuery:
+        given: list[tuple[int, SeatedTable]] = data["played"] or []
+        count = max((number for number, _ in given), default=0)
+        where: list[list[int]] = [[] for _ in range(count)]
+        for i, (number, _) in enumerate(given):
+            where[number - 1].append(i)
+        played = tuple(tuple(given[i][1] for i in indexes) for indexes in where)
         mode = SEAT_MODES[data["seat"]]
-        return Tournament(
+        tournament = Tournament(
             players=tuple(data["players"]),
             positions=data["positions"],
             played=played,
@@ -236,27 +266,36 @@ class SeatingRequest(StrictSchema):
             fives=data["tables_of_five"],
             seed=data["seed"] or "",
         )
+        return SeatingQuery(tournament, tuple(tuple(indexes) for indexes in where))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingQuery:
+    """A loaded request: the tournament, and where each table of its positions played is in the
+    request's ``played`` (``where[p][k]``: the index of table ``k`` of position ``p + 1``)."""
+
+    tournament: Tournament
+    where: tuple[tuple[int, ...], ...]
 
 
 # ---- the answer ---------------------------------------------------------------------------------
 
 
+class SeatedSeatsSchema(AnswerSchema):
+    north = StrictString(required=True)
+    west = StrictString(metadata={"description": "Not at a table of 3 (a reading: West stays empty)."})
+    south = StrictString(required=True)
+    east = StrictString(required=True)
+    fifth = StrictString(metadata={"description": "At a table of 5 only."})
+
+
 class SeatedTableSchema(AnswerSchema):
-    table = StrictInteger(required=True, metadata={"description": "The table's number, from 1."})
-    seats = fields.List(
-        StrictString(),
-        required=True,
-        metadata={
-            "description": "Its players by orientation: North, South, East, West (a table of 3 has no West, a "
-            "table of 5 a fifth player after West)."
-        },
-    )
-
-
-class SeatedPositionSchema(AnswerSchema):
     position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
-    tables = fields.List(
-        fields.Nested(SeatedTableSchema), required=True, metadata={"description": "Its tables, by number."}
+    table = StrictInteger(required=True, metadata={"description": "The table's number, from 1."})
+    seats = fields.Nested(
+        SeatedSeatsSchema,
+        required=True,
+        metadata={"description": "Its players by orientation, as a scorecard's `seats` takes them."},
     )
 
 
@@ -279,9 +318,14 @@ class SeatingIssueSchema(AnswerSchema):
     pointer = StrictString(
         required=True,
         metadata={
-            "description": "Where: a JSON pointer into the request (`faults`: `/played/1/tables/3/seats/0`) or "
-            "into this answer (`shortfalls`: `/seated/0/tables/2`)."
+            "description": "Where: a JSON pointer into the request (`faults`: `/played/5/seats/east`) or into this "
+            "answer (`shortfalls`: `/seated/2/seats`); a fault of a whole position points at its first table's "
+            "`position`."
         },
+    )
+    position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
+    table = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "The table's number; null for a whole position."}
     )
     players = fields.List(StrictString(), required=True, metadata={"description": "The players it concerns."})
     message = StrictString(required=True, metadata={"description": "The fault for people, in the language asked for."})
@@ -289,9 +333,12 @@ class SeatingIssueSchema(AnswerSchema):
 
 class SeatingResponse(AnswerSchema):
     seated = fields.List(
-        fields.Nested(SeatedPositionSchema),
+        fields.Nested(SeatedTableSchema),
         required=True,
-        metadata={"description": "The positions seated now (none in the check form)."},
+        metadata={
+            "description": "The tables of the positions seated now, position by position, table by table (none in "
+            "the check form): what the next request's `played` and the standings' `seating` take."
+        },
     )
     table_sizes = fields.Nested(
         TableSizesSchema,
@@ -315,6 +362,21 @@ class SeatingResponse(AnswerSchema):
         metadata={"description": "Every two players who meet more than once, over the positions played and seated."},
     )
     without_repeats = StrictBoolean(required=True, metadata={"description": "No two players meet twice."})
+    repeat_free = StrictInteger(
+        required=True,
+        metadata={
+            "description": "How many positions, from the first, are played and seated before any two players meet "
+            "a second time."
+        },
+    )
+    meets_bound = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "The seating reaches the bound: no two players meet twice within the first `bound` "
+            "positions (all of them when the tournament has fewer), of those played and seated. Beyond the bound "
+            "repeats are certain, and `repeats` lists them."
+        },
+    )
     faults = fields.List(
         fields.Nested(SeatingIssueSchema),
         required=True,
@@ -345,37 +407,56 @@ class SeatingResponse(AnswerSchema):
     )
 
 
-def _pointer(fault: Fault, root: str) -> str:
-    """Where ``fault`` is: its position's tables, a table, or a seat of one."""
-    path = f"/{root}/{fault.position}/tables"
-    if fault.table is not None:
-        path += f"/{fault.table}"
-        if fault.seat is not None:
-            path += f"/seats/{fault.seat}"
-    return path
+def _pointer(fault: Fault, root: str, where: tuple[tuple[int, ...], ...], position: Position) -> str:
+    """Where ``fault`` is: a seat, a table's seats (or its number), or a whole position, at its
+    first table's number."""
+    indexes = where[fault.position]
+    if fault.table is None:
+        return f"/{root}/{indexes[0]}/position" if indexes else f"/{root}"
+    path = f"/{root}/{indexes[fault.table]}"
+    if fault.code is SeatingFault.DUPLICATE_TABLE:
+        return f"{path}/table"
+    orientation = None if fault.seat is None else position[fault.table].orientation(fault.seat)
+    return f"{path}/seats" if orientation is None else f"{path}/seats/{orientation}"
 
 
-def _dump_fault(fault: Fault, root: str, language: str) -> dict[str, Any]:
+def _dump_fault(
+    fault: Fault,
+    root: str,
+    where: tuple[tuple[int, ...], ...],
+    positions: tuple[Position, ...],
+    first: int,
+    language: str,
+) -> dict[str, Any]:
+    position = positions[fault.position]
     return {
         "code": fault.code,
-        "pointer": _pointer(fault, root),
+        "pointer": _pointer(fault, root, where, position),
+        "position": first + fault.position,
+        "table": None if fault.table is None else position[fault.table].table,
         "players": list(fault.players),
         "message": render(fault.message, language),
     }
 
 
-def dump_seating(seating: Seating, req: Tournament, language: str) -> dict[str, Any]:
+def _seats(table: SeatedTable) -> dict[str, str]:
+    return {table.orientation(k) or ORIENTATIONS[-1]: pid for k, pid in enumerate(table.seats)}
+
+
+def dump_seating(seating: Seating, query: SeatingQuery, language: str) -> dict[str, Any]:
     """The answer's JSON: positions numbered from 1, faults located by pointers."""
+    req = query.tournament
     first = len(req.played) + 1
     sizes = seating.tables
+    # A pair's second meeting (positions counted from 0) is the first position with a repeat.
+    free = min((r.positions[1] for r in seating.repeats), default=len(req.played) + len(seating.seated))
+    seated: list[dict[str, Any]] = []
+    placed: list[tuple[int, ...]] = []
+    for i, position in enumerate(seating.seated):
+        placed.append(tuple(range(len(seated), len(seated) + len(position))))
+        seated += [{"position": first + i, "table": table.table, "seats": _seats(table)} for table in position]
     return {
-        "seated": [
-            {
-                "position": first + i,
-                "tables": [{"table": table.table, "seats": list(table.seats)} for table in position],
-            }
-            for i, position in enumerate(seating.seated)
-        ],
+        "seated": seated,
         "table_sizes": None if sizes is None else {"fours": sizes.fours, "threes": sizes.threes, "fives": sizes.fives},
         "bound": seating.bound,
         "repeats": [
@@ -383,8 +464,12 @@ def dump_seating(seating: Seating, req: Tournament, language: str) -> dict[str, 
             for r in seating.repeats
         ],
         "without_repeats": not seating.repeats,
-        "faults": [_dump_fault(f, "played", language) for f in seating.faults],
-        "shortfalls": [_dump_fault(f, "seated", language) for f in seating.shortfalls],
+        "repeat_free": free,
+        "meets_bound": free >= min(seating.bound, len(req.played) + len(seating.seated)),
+        "faults": [_dump_fault(f, "played", query.where, req.played, 1, language) for f in seating.faults],
+        "shortfalls": [
+            _dump_fault(f, "seated", tuple(placed), seating.seated, first, language) for f in seating.shortfalls
+        ],
         "replanned": seating.replanned,
         "seed": req.seed or None,
         "work": seating.work,
@@ -392,9 +477,9 @@ def dump_seating(seating: Seating, req: Tournament, language: str) -> dict[str, 
     }
 
 
-def answer_seating(req: Tournament, language: str) -> Answered:
+def answer_seating(query: SeatingQuery, language: str) -> Answered:
     """The seating of a loaded request (rules.md §16.5), or the check of its positions played."""
-    return Answered(dump_seating(seat_tournament(req), req, language))
+    return Answered(dump_seating(seat_tournament(query.tournament), query, language))
 
 
 SEAT_TOURNAMENT = Operation(

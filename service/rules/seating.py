@@ -48,9 +48,19 @@ from ..messages import Message, msg
 from .frozen import copied_by_constructor
 from .verdicts import SeatingFault
 
-SEATS: Final = ("N", "S", "E", "W")
-"""The orientations of a table, in the order a table lists its players: North, South, East,
-West (a table of 3 has no West; a table of 5 lists a fifth player after West)."""
+ORIENTATIONS: Final = ("north", "west", "south", "east", "fifth")
+"""The seats of a table in playing order, as a scorecard names them (rules.md §16.2): the seat
+after North is West; a fifth player plays after East."""
+
+_SEATED: Final = {3: ("north", "south", "east"), 4: ORIENTATIONS[:4], 5: ORIENTATIONS}
+"""The seats a table of each size takes (a reading: a table of 3 leaves West empty)."""
+
+
+def orientations(size: int) -> tuple[str, ...]:
+    """The seats of a table of ``size`` players, in playing order (past 5, a table no rule allows,
+    only the first five have a name)."""
+    return _SEATED.get(size, ORIENTATIONS[:size])
+
 
 MIN_PLAYERS: Final = 3
 """The fewest players a tournament can seat: one table of 3."""
@@ -124,10 +134,18 @@ def bound(players: int, fives: bool = False) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SeatedTable:
-    """One table of one position: its number (from 1) and its players by orientation (:data:`SEATS`)."""
+    """One table of one position: its number (from 1) and its players, seat by seat."""
 
     table: int
     seats: tuple[str, ...]
+    at: tuple[str, ...] = ()
+    """The orientation of each seat (:data:`ORIENTATIONS`) as the table was written; () for those
+    :func:`orientations` gives its size."""
+
+    def orientation(self, seat: int) -> str | None:
+        """The orientation of the player at index ``seat`` of :attr:`seats` (None past the fifth)."""
+        named = self.at or orientations(len(self.seats))
+        return named[seat] if seat < len(named) else None
 
 
 Position = tuple[SeatedTable, ...]
@@ -1029,7 +1047,7 @@ def _numbered(groups: list[list[int]], position: int, ids: list[str], fixed: lis
     for g in sorted(range(count), key=lambda g: number[g]):
         seats = list(groups[g])
         draw.shuffle(seats)
-        tables.append(SeatedTable(number[g], tuple(ids[x] for x in seats)))
+        tables.append(SeatedTable(number[g], tuple(ids[x] for x in seats), orientations(len(seats))))
     return tuple(tables)
 
 
