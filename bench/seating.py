@@ -84,7 +84,7 @@ def by_position(
         requests.append(body)
         times.append(spent)
         answers.append(answer)
-        played += [{"tables": position["tables"]} for position in answer["seated"]]
+        played += answer["seated"]
     return requests, times, answers
 
 
@@ -95,7 +95,9 @@ def quality(base: dict[str, Any], played: list[dict[str, Any]]) -> dict[str, Any
     n = len(base["players"])
     least = composition(n, base.get("tables_of_five", False))
     assert least is not None
-    threes_ok = all(sum(len(t["seats"]) == 3 for t in p["tables"]) == least.threes for p in played)
+    threes = Counter(t["position"] for t in played if len(t["seats"]) == 3)
+    positions = {t["position"] for t in played}
+    threes_ok = all(threes[p] == least.threes for p in positions)
     return {
         "faults": dict(Counter(f["code"] for f in check["faults"])),
         "repeats": len(check["repeats"]),
@@ -128,9 +130,9 @@ def scenario(
         first = None
         if foreign:
             drawn, _ = respond({**base, "seed": f"elsewhere-{n}"})
-            first = [{"tables": drawn["seated"][0]["tables"]}]
+            first = drawn["seated"]
         requests, times, answers = by_position(base, first)
-        played = list(first or []) + [{"tables": p["tables"]} for a in answers for p in a["seated"]]
+        played = list(first or []) + [t for a in answers for t in a["seated"]]
         worst, spread = timed_rounds(requests, rounds)
         rows.append(
             {
@@ -192,7 +194,7 @@ def main() -> int:
     for n, positions in ((120, 5), (16, 7)):
         body = {"players": players(n), "positions": positions, "seed": f"bench-{n}", "seat": "remaining"}
         answer, _ = respond(body)
-        played = [{"tables": p["tables"]} for p in answer["seated"]]
+        played = answer["seated"]
         cost, spread = timed_rounds([body], args.rounds)
         meetings = max((r["meetings"] for r in answer["repeats"]), default=1)
         at_once.append(
@@ -209,7 +211,11 @@ def main() -> int:
     most = []
     for n, positions in ((17, 7), (19, 7), (20, 7), (32, 12), (60, 15)):
         base = {"players": players(n), "positions": positions, "seed": f"bench-{n}"}
-        played = [{"tables": respond({**base, "seed": f"elsewhere-{k}"})[0]["seated"][0]["tables"]} for k in range(2)]
+        played = [
+            {**table, "position": k + 1}
+            for k in range(2)
+            for table in respond({**base, "seed": f"elsewhere-{k}"})[0]["seated"]
+        ]
         body = {**base, "played": played}
         answer, _ = respond(body)
         cost, spread = timed_rounds([body], args.rounds)

@@ -16,9 +16,12 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.contract.seating import SEAT_TOURNAMENT
+from service.rules import CORE
 from service.rules.seating import (
     Composition,
     Fault,
@@ -237,7 +240,12 @@ def assert_seated_once_at_the_fewest_tables_of_3(t: Tournament, positions: tuple
         assert sorted(table.table for table in p) == list(range(1, len(p) + 1))
 
 
-COUNTS = list(range(16, 121))
+SPREAD = [16, 17, 18, 19, 20, 21, 23, 24, 31, 32, 33, 47, 64, 99, 120]
+"""The tight counts (16, 19, 20: the hardest), the first with each number of tables of 3, and
+a spread up to 120."""
+COUNTS = list(range(16, 121)) if CORE == "compiled" else SPREAD
+"""Every count on the compiled core (some 12 s of CPU for the whole sweep, both scenarios); the
+spread on the pure core, six times slower (bench/seating.py runs every count)."""
 
 
 @pytest.mark.parametrize("constrained", [False, True], ids=["plain", "couples and fixed players"])
@@ -449,3 +457,201 @@ def test_16_5_the_shortfalls_are_the_checks_faults_of_the_positions_seated(t: To
 def test_16_5_faults_are_frozen_values() -> None:
     fault = check_seating(Tournament(EIGHT, 2, (FIRST, FIRST), seat=0))[0]
     assert isinstance(fault, Fault) and fault.code is SeatingFault.REPEAT_MEETING
+
+
+# ---- the check form, through the contract: every planted fault found at its pointer --------------
+
+ORIENTATIONS4 = ("north", "west", "south", "east")
+
+
+@st.composite
+def valid_seatings(draw: st.DrawFn) -> dict[str, Any]:
+    """A check-form request whose seating keeps every rule, built apart from the search: 4m
+    players (m prime, 5 or 7) as a grid of m rows and 4 columns; position 1 seats each row at a
+    table, position k + 1 the players (r, c) with r − k·c ≡ j (mod m) at table j. Two players
+    of different columns meet at most once (m prime), two of one column never. Names, table
+    numbers, seats and the order of the tables in the request are drawn."""
+    m = draw(st.sampled_from([5, 7]))
+    n = 4 * m
+    names = draw(st.permutations([f"P{i}" for i in range(1, n + 1)]))
+    positions = draw(st.integers(1, 4))
+    played: list[dict[str, Any]] = []
+    for k in range(positions):
+        numbers = draw(st.permutations(range(1, m + 1)))
+        tables = []
+        for j in range(m):
+            members = [names[j * 4 + c] if k == 0 else names[((j + k * c) % m) * 4 + c] for c in range(4)]
+            members = draw(st.permutations(members))
+            tables.append(
+                {"position": k + 1, "table": numbers[j], "seats": dict(zip(ORIENTATIONS4, members, strict=True))}
+            )
+        played += draw(st.permutations(tables))
+    return {"players": draw(st.permutations(names)), "positions": positions, "played": played, "seat": "none"}
+
+
+def checked(body: dict[str, Any]) -> dict[str, Any]:
+    return SEAT_TOURNAMENT.respond(body).answer  # type: ignore[no-any-return]
+
+
+def found(answer: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    return [(f["code"], f["pointer"], f["players"]) for f in answer["faults"]]
+
+
+def tablemates(body: dict[str, Any], position: int) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, t) for i, t in enumerate(body["played"]) if t["position"] == position]
+
+
+CHECK_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@CHECK_SETTINGS
+@given(valid_seatings())
+def test_16_5_a_valid_seating_has_no_fault(body: dict[str, Any]) -> None:
+    answer = checked(body)
+    assert answer["faults"] == [] and answer["repeats"] == []
+    assert answer["repeat_free"] == body["positions"] and answer["meets_bound"]
+
+
+@CHECK_SETTINGS
+@given(valid_seatings().filter(lambda b: b["positions"] >= 2), st.data())
+def test_16_5_a_planted_repeat_is_found_at_its_table(body: dict[str, Any], data: st.DataObject) -> None:
+    # Two players who met in position 1 are put together again in a later position: one of them
+    # changes seats with a player of the other's table.
+    later = data.draw(st.integers(2, body["positions"]))
+    first = [t for _, t in tablemates(body, 1)]
+    met = data.draw(st.sampled_from(first))
+    x, y = data.draw(st.permutations(list(met["seats"].values())))[:2]
+    tables = tablemates(body, later)
+    (ix, tx), (iy, ty) = [next((i, t) for i, t in tables if p in t["seats"].values()) for p in (x, y)]
+    z_at = data.draw(st.sampled_from([o for o, p in tx["seats"].items() if p != x]))
+    y_at = next(o for o, p in ty["seats"].items() if p == y)
+    z = tx["seats"][z_at]
+    body["played"][ix] = {**tx, "seats": {**tx["seats"], z_at: y}}
+    body["played"][iy] = {**ty, "seats": {**ty["seats"], y_at: z}}
+    answer = checked(body)
+    assert ("repeat_meeting", f"/played/{ix}/seats", sorted([x, y])) in found(answer)
+    assert {f["code"] for f in answer["faults"]} == {"repeat_meeting"}
+    assert not answer["meets_bound"]
+
+
+@CHECK_SETTINGS
+@given(valid_seatings(), st.data())
+def test_16_5_a_forbidden_pair_together_is_found_at_its_table(body: dict[str, Any], data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(body["played"]) - 1))
+    pair = data.draw(st.permutations(list(body["played"][i]["seats"].values())))[:2]
+    answer = checked({**body, "forbidden": [pair]})
+    assert found(answer) == [("forbidden_pair", f"/played/{i}/seats", sorted(pair))]
+
+
+@CHECK_SETTINGS
+@given(valid_seatings(), st.data())
+def test_16_5_a_player_seated_twice_and_one_absent_are_found(body: dict[str, Any], data: st.DataObject) -> None:
+    # At one position, a player takes the seat of another of another table: he sits twice, the
+    # other at no table.
+    position = data.draw(st.integers(1, body["positions"]))
+    tables = tablemates(body, position)
+    (i, seat_of), (j, other) = data.draw(st.permutations(tables))[:2]
+    orientation = data.draw(st.sampled_from(ORIENTATIONS4))
+    z = data.draw(st.sampled_from(list(other["seats"].values())))
+    absent = seat_of["seats"][orientation]
+    body["played"][i] = {**seat_of, "seats": {**seat_of["seats"], orientation: z}}
+    answer = checked(body)
+    # The second of his seats in the request's order of the position's tables is the fault's.
+    second = f"/played/{max(i, j)}/seats/" + (
+        orientation if i > j else next(o for o, p in other["seats"].items() if p == z)
+    )
+    first_table = min(k for k, _ in tables)
+    faults = found(answer)
+    assert ("seated_twice", second, [z]) in faults
+    assert ("missing_player", f"/played/{first_table}/position", [absent]) in faults
+    assert {f["code"] for f in answer["faults"]} <= {"seated_twice", "missing_player", "repeat_meeting"}
+    assert sum(f["code"] != "repeat_meeting" for f in answer["faults"]) == 2
+
+
+@CHECK_SETTINGS
+@given(valid_seatings().filter(lambda b: b["positions"] >= 2), st.data())
+def test_16_5_a_fixed_player_moved_is_found_at_each_seat_elsewhere(body: dict[str, Any], data: st.DataObject) -> None:
+    # The player is fixed to his table of position 1; a valid seating moves him.
+    player = data.draw(st.sampled_from(body["players"]))
+    at = [(i, t, next(o for o, p in t["seats"].items() if p == player)) for i, t in enumerate(body["played"])
+          if player in t["seats"].values()]  # fmt: skip
+    table = at[0][1]["table"]
+    answer = checked({**body, "fixed": [{"player": player, "table": table}]})
+    expected = [("fixed_elsewhere", f"/played/{i}/seats/{o}", [player]) for i, t, o in at if t["table"] != table]
+    assert sorted(found(answer)) == sorted(expected)
+    assert all(f["position"] > 1 for f in answer["faults"])
+
+
+# ---- through HTTP: position by position, then the standings take the seating as it came ----------
+
+PATH = "/v1/tournaments/seating"
+
+
+def test_16_5_seated_over_http_position_by_position_and_fed_to_the_standings(client: FlaskClient) -> None:
+    players = [f"{o}{t}" for t in range(1, 6) for o in "NWSE"][:19]
+    base = {"players": players, "positions": 5, "seed": "friday", "forbidden": [["N1", "W1"]]}
+    played: list[dict[str, Any]] = []
+    for position in range(1, 6):
+        r = client.post(PATH, json={**base, "played": played})
+        assert r.status_code == 200, r.get_json()
+        answer = r.get_json()
+        assert {t["position"] for t in answer["seated"]} == {position}
+        assert answer["bound"] == 6 and answer["meets_bound"] and answer["repeats"] == []
+        played += answer["seated"]
+    check = client.post(PATH, json={**base, "played": played, "seat": "none"}).get_json()
+    assert check["faults"] == [] and check["repeat_free"] == 5
+    # The seated tables are the standings' seating and each card's seats, as they came.
+    cards = [{"position": t["position"], "table": t["table"], "seats": t["seats"], "deals": []} for t in played]
+    standings = client.post(
+        "/v1/tournaments/standings",
+        json={"players": [{"id": p, "name": p} for p in players], "scorecards": cards, "seating": played},
+    )
+    assert standings.status_code == 200, standings.get_json()
+    assert standings.get_json()["anomalies"] == []
+
+
+def test_16_5_the_check_form_over_http_in_french(client: FlaskClient) -> None:
+    body = {
+        "players": list("ABCDEFGH"),
+        "positions": 2,
+        "seat": "none",
+        "forbidden": [["A", "E"]],
+        "played": [
+            {"position": 1, "table": 1, "seats": dict(zip(ORIENTATIONS4, "ABCD", strict=True))},
+            {"position": 1, "table": 2, "seats": dict(zip(ORIENTATIONS4, "EFGH", strict=True))},
+            {"position": 2, "table": 2, "seats": dict(zip(ORIENTATIONS4, "AECG", strict=True))},
+            {"position": 2, "table": 1, "seats": dict(zip(ORIENTATIONS4, "BFDB", strict=True))},
+        ],
+    }
+    r = client.post(PATH, json=body, headers={"Accept-Language": "fr"})
+    assert r.status_code == 200
+    faults = [(f["code"], f["pointer"], f["position"], f["table"]) for f in r.get_json()["faults"]]
+    assert faults == [
+        ("seated_twice", "/played/3/seats/east", 2, 1),
+        ("missing_player", "/played/2/position", 2, None),
+        ("forbidden_pair", "/played/2/seats", 2, 2),
+        ("repeat_meeting", "/played/2/seats", 2, 2),  # A and C
+        ("repeat_meeting", "/played/2/seats", 2, 2),  # E and G
+        ("repeat_meeting", "/played/3/seats", 2, 1),  # B and D
+    ]
+    assert all(f["message"] and "_" not in f["message"] for f in r.get_json()["faults"])
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        ({"played": [{"position": 1, "table": 1, "seats": ["A", "B", "C", "D"]}]}, "/played/0/seats"),
+        ({"played": [{"position": 2, "table": 1, "seats": dict(zip(ORIENTATIONS4, "ABCD", strict=True))}]}, "/played"),
+        ({"played": [{"position": 1, "table": 1, "seats": {"north": "A", "fifth": "B", "south": "C"}}]},
+         "/played/0/seats"),
+        ({"positions": 1, "played": [{"position": 1, "table": t, "seats": dict(zip(ORIENTATIONS4, four, strict=True))}
+                                     for t, four in ((1, "ABCD"), (2, "EFGH"))]}, "/seat"),
+    ],
+)  # fmt: skip
+def test_16_5_a_seating_the_service_cannot_read_is_refused_at_its_pointer(
+    client: FlaskClient, change: dict[str, Any], pointer: str
+) -> None:
+    body = {"players": list("ABCDEFGH"), "positions": 3, "seed": "s", **change}
+    r = client.post(PATH, json=body)
+    assert r.status_code == 422 and r.content_type == "application/problem+json"
+    assert pointer in [e["pointer"] for e in r.get_json()["errors"]]
