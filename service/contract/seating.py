@@ -135,7 +135,7 @@ class SeatingRequest(StrictSchema):
     positions = StrictInteger(
         required=True,
         validate=Range(min=1, max=MAX_POSITIONS),
-        metadata={"description": "How many positions the tournament has in all (seed 004: 5, 6 or 7)."},
+        metadata={"description": "How many positions the tournament has in all (the *FFT Code*'s shapes: 5, 6 or 7)."},
     )
     played = BoundedList(
         StrictNested(TableSchema),

@@ -67,7 +67,7 @@ MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 200
 """The most players one request seats (the largest club tournaments)."""
 MAX_POSITIONS: Final = 15
-"""The most positions a tournament has (seed 004's shapes have 5 to 7)."""
+"""The most positions a tournament has (the FFT Code's shapes have 5 to 7)."""
 
 WORK_CAP: Final = 800_000
 """The most work a plan from the start does (swaps weighed; a scan of the conflicts counts as a
