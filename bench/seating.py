@@ -78,7 +78,7 @@ def by_position(
     requests, each one's CPU time, and the answers."""
     played = list(first or [])
     requests, times, answers = [], [], []
-    while len(played) < base["positions"]:
+    while max((t["position"] for t in played), default=0) < base["positions"]:
         body = {**base, "played": list(played), "seat": "next"}
         answer, spent = respond(body)
         requests.append(body)
@@ -133,6 +133,7 @@ def scenario(
             first = drawn["seated"]
         requests, times, answers = by_position(base, first)
         played = list(first or []) + [t for a in answers for t in a["seated"]]
+        assert {t["position"] for t in played} == set(range(1, POSITIONS + 1)), "every position seated"
         worst, spread = timed_rounds(requests, rounds)
         rows.append(
             {
