@@ -159,7 +159,8 @@ load: $(STAMP) $(CATALOGS)
 	$(BIN)/python load/run.py --seconds $(LOAD_SECONDS)
 
 # Benchmarks in an environment of their own (.venv-bench: the runtime dependencies and the
-# peer engine): the rules core against the peer, HTTP against a bare-Flask baseline, the
+# peer engine): the rules core against the peer, a tournament's seating by player count
+# (quality and CPU per request, 16 to 120 players), HTTP against a bare-Flask baseline, the
 # service's worker beside gunicorn's stock gevent worker (under 3 min), then batches (HTTP
 # batch against one deal per request, the command line, memory), a spike before and after
 # admission control (bench/overload.py, the last release's worker built beside this one), and
@@ -174,6 +175,7 @@ $(BENCH_VENV)/.installed: requirements/runtime.lock requirements/bench.txt
 bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 	scripts/ensure-packages wrk h2load:nghttp2-client
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
+	$(BENCH_VENV)/bin/python bench/seating.py --json reports/bench/seating.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json

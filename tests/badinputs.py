@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
+from service.contract.seating import SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS_MAX_BYTES
 from service.rules.cards import CARD_CODES
 from tests.conftest import deal_request, golden
@@ -105,11 +106,31 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
         "/v1/deals/evaluate": deal_request(four),
         "/v1/games/score": game,
         "/v1/tournaments/standings": tournament,
+        SEATING: seating_body(),
     }
 
 
-BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES}
+SEATING = "/v1/tournaments/seating"
+BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES, SEATING: SEATING_MAX_BYTES}
 """The operations that take a larger body than the application's limit, and theirs."""
+
+SIXTEEN = [f"{seat}{table}" for table in range(1, 5) for seat in "NSEW"]
+
+
+def seating_body() -> dict[str, Any]:
+    """A tournament of 16 players, its first position played (each table of one orientation)."""
+    played = [
+        {"position": 1, "table": t, "seats": {o: f"{o[0].upper()}{t}" for o in ("north", "west", "south", "east")}}
+        for t in range(1, 5)
+    ]
+    return {
+        "players": SIXTEEN,
+        "positions": 5,
+        "played": played,
+        "forbidden": [["N1", "N2"]],
+        "fixed": [{"player": "E3", "table": 2}],
+        "seed": "club-night",
+    }
 
 
 @cache
@@ -224,7 +245,12 @@ def cases_for(path: str) -> list[BadRequest]:
     add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
     add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
     add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
-    if path not in ("/v1/tricks/winner", "/v1/games/score", "/v1/tournaments/standings"):  # each deal says its rules
+    if path not in (
+        "/v1/tricks/winner",
+        "/v1/games/score",
+        "/v1/tournaments/standings",
+        SEATING,
+    ):  # no rules, or each deal's own
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
         add("rules_flag_string", encode({**base, "rules": {"pousse_alias": "yes"}}), 422, pointer="/rules/pousse_alias")
@@ -369,10 +395,74 @@ def cases_for(path: str) -> list[BadRequest]:
         add("tournament_plan_zero", encode({**base, "plan": {"positions": 0, "deals": 4}}), 422,
             pointer="/plan/positions")  # fmt: skip
         add("tournament_tie_break", encode({**base, "tie_break": "coin"}), 422, pointer="/tie_break")
+    if path == SEATING:
+        c += _seating_cases(base)
 
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
     return c
+
+
+def _seating_cases(base: dict[str, Any]) -> list[BadRequest]:
+    """A tournament's seating (rules.md §16.5): each field's own faults, and the rules across them."""
+    table = base["played"][0]
+    seats = table["seats"]
+    second = [{**t, "position": 2} for t in base["played"]]
+    cases = {
+        "players_one_string": ({**base, "players": "N1"}, "/players"),
+        "player_twice": ({**base, "players": [*SIXTEEN, "N1"]}, "/players/16"),
+        "player_empty_id": ({**base, "players": ["", *SIXTEEN[1:]]}, "/players/0"),
+        "player_id_too_long": ({**base, "players": ["x" * 41, *SIXTEEN[1:]]}, "/players/0"),
+        "player_id_integer": ({**base, "players": [1, *SIXTEEN[1:]]}, "/players/0"),
+        "five_players_without_tables_of_five": (
+            {**base, "players": SIXTEEN[:5], "played": [], "fixed": []},
+            "/players",
+        ),
+        "positions_zero": ({**base, "positions": 0}, "/positions"),
+        "positions_sixteen": ({**base, "positions": 16}, "/positions"),
+        "played_beyond_positions": ({**base, "positions": 1, "played": base["played"] + second}, "/played/4/position"),
+        "played_with_a_gap": ({**base, "played": [{**t, "position": 3} for t in base["played"]]}, "/played"),
+        "every_position_played": ({**base, "positions": 1}, "/seat"),
+        "seat_unknown": ({**base, "seat": "all"}, "/seat"),
+        "seed_missing_to_seat": ({k: v for k, v in base.items() if k != "seed"}, "/seed"),
+        "seed_empty": ({**base, "seed": ""}, "/seed"),
+        "table_not_an_object": ({**base, "played": [[table]]}, "/played/0"),
+        "table_seats_a_list": ({**base, "played": [{**table, "seats": list(seats.values())}]}, "/played/0/seats"),
+        "position_zero": ({**base, "played": [{**table, "position": 0}]}, "/played/0/position"),
+        "position_missing": ({**base, "played": [{"table": 1, "seats": seats}]}, "/played/0/position"),
+        "table_zero": ({**base, "played": [{**table, "table": 0}]}, "/played/0/table"),
+        "table_two_seats": (
+            {**base, "played": [{**table, "seats": {"north": "N1", "south": "S1"}}]},
+            "/played/0/seats",
+        ),
+        "table_fifth_without_west": (
+            {
+                **base,
+                "played": [{**table, "seats": {**{k: v for k, v in seats.items() if k != "west"}, "fifth": "W1"}}],
+            },
+            "/played/0/seats",
+        ),
+        "table_no_seats": ({**base, "played": [{**table, "seats": {}}]}, "/played/0/seats"),
+        "seat_unknown_orientation": (
+            {**base, "played": [{**table, "seats": {**seats, "centre": "N2"}}]},
+            "/played/0/seats/centre",
+        ),
+        "seat_null": ({**base, "played": [{**table, "seats": {**seats, "east": None}}]}, "/played/0/seats/east"),
+        "table_unknown_field": ({**base, "played": [{**table, "orientation": "N"}]}, "/played/0/orientation"),
+        "forbidden_three_players": ({**base, "forbidden": [["N1", "N2", "N3"]]}, "/forbidden/0"),
+        "forbidden_same_player": ({**base, "forbidden": [["N1", "N1"]]}, "/forbidden/0"),
+        "fixed_not_a_player": ({**base, "fixed": [{"player": "Z9", "table": 1}]}, "/fixed/0/player"),
+        "fixed_twice": (
+            {**base, "fixed": [{"player": "E3", "table": 2}, {"player": "E3", "table": 3}]},
+            "/fixed/1/player",
+        ),
+        "fixed_beyond_the_tables": ({**base, "fixed": [{"player": "E3", "table": 5}]}, "/fixed/0/table"),
+        "tables_of_five_string": ({**base, "tables_of_five": "yes"}, "/tables_of_five"),
+    }
+    out = [BadRequest(f"seating_{name}", SEATING, encode(body), 422, pointer=at) for name, (body, at) in cases.items()]
+    surrogate = encode({**base, "players": ["@@", *SIXTEEN[1:]]}).replace(b'"@@"', b'"\\ud800"')
+    out.append(BadRequest("seating_player_lone_surrogate", SEATING, surrogate, 422, pointer="/players/0"))
+    return out
 
 
 def corpus() -> list[BadRequest]:

@@ -77,6 +77,12 @@ SOUND: dict[str, dict[str, Any]] = {
         "seating": [{"position": 1, "table": 1, "seats": FOUR}],
         "adjustments": [{"player": "N", "position": 1, "points": -10, "reason": "late"}],
     },
+    "/v1/tournaments/seating": {
+        "players": ["A", "B", "C", "D"], "positions": 2,
+        "played": [{"position": 1, "table": 1, "seats": {"north": "A", "west": "B", "south": "C", "east": "D"}}],
+        "seat": "next",
+        "forbidden": [["A", "E"]], "fixed": [{"player": "A", "table": 1}], "tables_of_five": False, "seed": "x",
+    },
 }  # fmt: skip
 ENTRIES = {"record": {"record": DEAL}, "not_played": {"dealer": 0, "not_played": {"reason": "redeal"}}}
 """The sheet's other kinds of entry, for the fields inside them."""

@@ -20,6 +20,7 @@ from service.randomdeals import random_deal
 SUMMARY = {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}
 DEAL = random_deal(4, 4)
 BATCH = "/v1/deals/evaluate-batch"
+FOUR_SEATS = ("north", "west", "south", "east")
 
 # Per operation: a sound request, and faults (the pointer spoilt, the value put there, the
 # pointer of the error it gets, and whether a rule across fields finds it).
@@ -97,6 +98,28 @@ OPERATION_FAULTS: dict[str, tuple[dict[str, Any], list[Fault]]] = {
             ("/players/1/id", "N", "/players/1/id", True),
             ("/scorecards/0/totals", {"fifth": 0}, "/scorecards/0/totals/fifth", True),
             ("/adjustments", [{"player": "Z", "position": 1, "points": 1}], "/adjustments/0/player", True),
+        ],
+    ),
+    "/v1/tournaments/seating": (
+        {
+            "players": ["A", "B", "C", "D", "E", "F", "G", "H"],
+            "positions": 2,
+            "seed": "x",
+            "forbidden": [["A", "B"]],
+            "fixed": [{"player": "A", "table": 1}],
+        },
+        [
+            ("/tables_of_five", "yes", "/tables_of_five", False),
+            ("/seat", "all", "/seat", False),
+            (
+                "/played",
+                [{"position": 0, "table": 1, "seats": dict(zip(FOUR_SEATS, "ABCD", strict=True))}],
+                "/played/0/position",
+                False,
+            ),
+            ("/players", ["A", "B", "C", "D", "E", "F", "G", "H", "A"], "/players/8", True),
+            ("/forbidden/0", ["C", "C"], "/forbidden/0", True),
+            ("/fixed/0/player", "Z", "/fixed/0/player", True),
         ],
     ),
 }

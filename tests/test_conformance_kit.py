@@ -24,8 +24,9 @@ import pytest
 from flask import Flask
 from jsonschema import Draft202012Validator
 
+from service.cli.casefiles import _case, compare
 from service.rules.variants import FFT, Rules
-from service.rules.verdicts import Anomaly, LegalReason, RedealReason, ViolationCode
+from service.rules.verdicts import Anomaly, LegalReason, RedealReason, SeatingFault, ViolationCode
 from tests.test_rulebook import SECTIONS
 
 ROOT = Path(__file__).parent.parent
@@ -44,6 +45,7 @@ OPERATIONS = {
     "/v1/deals/evaluate": "evaluate",
     "/v1/games/score": "score-game",
     "/v1/tournaments/standings": "standings",
+    "/v1/tournaments/seating": "seating",
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
 
@@ -183,6 +185,8 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     assert {e.get("/reason") for e in expected} >= set(LegalReason)
     assert {f"anomaly:{code}" for code in Anomaly} <= tags
     assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/anomalies/\d+/code", k)} >= set(Anomaly)
+    assert {f"seating:{code}" for code in SeatingFault} <= tags
+    assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/faults/\d+/code", k)} >= set(SeatingFault)
     assert set(PLAYER_TAGS.values()) <= tags
     assert set(FLAGS) <= tags
     assert {"golden", "generated"} <= tags
@@ -220,6 +224,13 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     if case["operation"] == "/v1/tournaments/standings":
         codes = {f"anomaly:{a['code']}" for a in answer["anomalies"]}
         assert codes == {t for t in case["tags"] if t.startswith("anomaly:")}
+    if case["operation"] == "/v1/tournaments/seating":
+        codes = {f"seating:{f['code']}" for f in answer["faults"]}
+        assert codes == {t for t in case["tags"] if t.startswith("seating:")}
+        if "expect_seating" in case:
+            # Its tables are not expected: the runner holds them to the rules (any right seating passes).
+            assert not [p for p in case["expect"] if p.startswith("/seated")]
+            assert compare(_case(path, case["id"], 1, case), answer) == []
 
 
 def located(expected: str, found: list[str]) -> bool:
@@ -255,3 +266,65 @@ def test_the_generator_reproduces_the_files() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+SEATINGS = [(path, case) for path, case in ANSWERED if "expect_seating" in case]
+
+
+def _spoil_seating(answer: dict[str, Any], how: str) -> None:
+    """One rule broken in the answer's first position, by hand."""
+    first, second = answer["seated"][0]["seats"], answer["seated"][1]["seats"]
+    if how == "a player twice":
+        first["north"] = second["north"]
+    elif how == "a stranger":
+        first["north"] = "X99"
+    elif how == "a table of 5":
+        first["fifth"] = second.pop("east")
+    elif how == "tables numbered twice":
+        answer["seated"][1]["table"] = answer["seated"][0]["table"]
+    elif how == "a position left out":
+        answer["seated"] = [t for t in answer["seated"] if t["position"] != answer["seated"][0]["position"]]
+    elif how == "a repeat":
+        # The first two tables of the last position take the first position's two north players.
+        last = [t for t in answer["seated"] if t["position"] == answer["seated"][-1]["position"]]
+        a, b = last[0]["seats"], last[1]["seats"]
+        a["north"], b["north"] = b["north"], a["north"]
+        a["east"], b["east"] = b["east"], a["east"]
+    elif how == "the repeats not listed":
+        answer["repeats"] = [{"players": ["P1", "P2"], "meetings": 2, "positions": [1, 2]}]
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["a player twice", "a stranger", "a table of 5", "tables numbered twice", "a position left out", "a repeat",
+     "the repeats not listed"],
+)  # fmt: skip
+def test_a_seating_case_fails_a_seating_that_breaks_a_rule(app: Flask, how: str) -> None:
+    # Every seat case of 5 positions at once: a seating spoilt by hand fails it, wherever the
+    # arrangement put the players.
+    cases = [(p, c) for p, c in SEATINGS if len(c["expect_seating"]["positions"]) == 5]
+    assert cases
+    for path, case in cases:
+        answer = app.test_client().post(case["operation"], json=case["request"]).get_json()
+        loaded = _case(path, case["id"], 1, case)
+        assert compare(loaded, answer) == []
+        _spoil_seating(answer, how)
+        assert compare(loaded, answer), (case["id"], how)
+
+
+def test_a_seating_case_fails_a_forbidden_pair_and_a_fixed_player_moved(app: Flask) -> None:
+    path, case = next((p, c) for p, c in SEATINGS if c["request"].get("fixed"))
+    answer = app.test_client().post(case["operation"], json=case["request"]).get_json()
+    loaded = _case(path, case["id"], 1, case)
+    assert compare(loaded, answer) == []
+    fixed = case["request"]["fixed"][0]
+    pair = case["request"]["forbidden"][0]
+    for table in answer["seated"]:
+        if fixed["player"] in table["seats"].values():
+            table["table"] = fixed["table"] + 1
+            break
+    differences = compare(loaded, answer)
+    assert any(d.pointer.endswith("/seats/" + o) for d in differences for o in ("north", "west", "south", "east"))
+    seats = answer["seated"][-1]["seats"]
+    seats["north"], seats["west"] = pair
+    assert any(pair[0] in d.why and pair[1] in d.why for d in compare(loaded, answer))

@@ -28,7 +28,15 @@ from service.contract.errorcodes import FieldErrorCode
 from service.contract.problems import PROBLEM_STATUSES
 from service.messages import CardCodes, CardName, Message, Points, Signed, SignedList, Term
 from service.rules.arbitration import AtFault
-from service.rules.verdicts import Anomaly, Decision, LegalReason, RedealReason, RulingReason, ViolationCode
+from service.rules.verdicts import (
+    Anomaly,
+    Decision,
+    LegalReason,
+    RedealReason,
+    RulingReason,
+    SeatingFault,
+    ViolationCode,
+)
 from tests.badinputs import BadRequest, batch_requests, corpus
 
 ROOT = Path(__file__).parent.parent
@@ -65,7 +73,8 @@ DYNAMIC = re.compile(
     r"error\.(uri_too_long|expectation_failed|forbidden|unsupported_transfer_coding|bad_chunked_body)$"
 )
 KEY_LITERAL = re.compile(
-    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked|form|standings|anomaly)\.[a-z0-9_.]+)[\"']"
+    r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked|form"
+    r"|standings|anomaly|seating)\.[a-z0-9_.]+)[\"']"
 )
 
 
@@ -486,7 +495,9 @@ def test_13_every_word_of_the_game_the_core_names_is_in_both_catalogs() -> None:
 # ---- French throughout: no code, no decimal point ----------------------------------------------------------
 
 VERDICT_CODES = frozenset(
-    c.value for family in (ViolationCode, LegalReason, RedealReason, Decision, RulingReason, Anomaly) for c in family
+    c.value
+    for family in (ViolationCode, LegalReason, RedealReason, Decision, RulingReason, Anomaly, SeatingFault)
+    for c in family
 )
 # What a text may quote as sent rather than say: a JSON pointer (/claims/first_violation), a quoted value.
 _QUOTED = re.compile(r'/[\w/~.-]*|"[^"]*"')

@@ -27,6 +27,7 @@ from .progress import in_progress_cases
 from .refusals import refusal_cases
 from .rulings import ruling_cases
 from .score import score_cases
+from .seating import seating_cases
 from .service import ServiceError
 from .standings import standings_cases
 from .winner import winner_cases
@@ -61,6 +62,7 @@ def build() -> Kit:
     game_cases(kit)
     refusal_cases(kit)
     standings_cases(kit)
+    seating_cases(kit)
     return kit
 
 

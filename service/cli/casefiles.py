@@ -3,8 +3,9 @@
 A kit is a directory whose ``cases/**/*.json`` files each hold a ``description`` and a list of
 ``cases`` (the format is described in ``conformance/README.md``). Each case poses one request
 to one operation and states, per JSON pointer (RFC 6901) into the 200 answer, the value that
-must be there (``expect``); or, for a request the rules refuse, the problem expected instead
-(``expect_problem``: a 4xx locating a fault at each of its pointers). :func:`load_kit` reads
+must be there (``expect``), and for a seating the rules its tables keep whatever their
+arrangement (``expect_seating``); or, for a request the rules refuse, the problem expected
+instead (``expect_problem``: a 4xx locating a fault at each of its pointers). :func:`load_kit` reads
 them all or raises :class:`~.errors.CommandError` naming the file and the case at fault;
 :func:`compare` lists where an answer differs from a case, :func:`compare_refusal` where a
 refusal does.
@@ -21,6 +22,7 @@ import orjson
 
 from .errors import CommandError, reason
 from .outcome import MISSING, Difference
+from .seating_check import seating_differences, valid_expectation
 from .words import say
 
 CASES_DIRECTORY = "cases"
@@ -56,6 +58,8 @@ class Case(NamedTuple):
     unordered: frozenset[str]
     expect_problem: ExpectedProblem | None = None
     """A refusal case's expected problem."""
+    expect_seating: dict[str, Any] | None = None
+    """A seating case's rules its answer's seating keeps, whatever its arrangement (seating_check.py)."""
 
 
 class CaseFile(NamedTuple):
@@ -126,6 +130,7 @@ def _kind(field: str) -> str:
         "request": say("kit.kind.object"),
         "expect": say("kit.kind.object"),
         "expect_problem": say("kit.kind.problem"),
+        "expect_seating": say("kit.kind.seating"),
     }
     return kinds[field]
 
@@ -161,6 +166,8 @@ def _case(path: Path, name: str, number: int, raw: Any) -> Case:
     unordered = raw.get("unordered", [])
     if not _strings(unordered):
         raise fault("unordered")
+    if "expect_seating" in raw and ("expect_problem" in raw or not valid_expectation(raw["expect_seating"])):
+        raise fault("expect_seating")
     expect: dict[str, Any] = raw.get("expect", {})
     if not expect and "expect_problem" not in raw:
         raise CommandError(say("kit.empty_expect", path=str(path), case=where))
@@ -189,6 +196,7 @@ def _case(path: Path, name: str, number: int, raw: Any) -> Case:
         expect=expect,
         unordered=frozenset(unordered),
         expect_problem=None if problem is None else ExpectedProblem(problem["status"], tuple(problem["pointers"])),
+        expect_seating=raw.get("expect_seating"),
     )
 
 
@@ -277,6 +285,8 @@ def compare(case: Case, answer: Any) -> list[Difference]:
                 differences.append(Difference(pointer, expected, got, unordered))
         elif not json_equal(expected, got):
             differences.append(Difference(pointer, expected, got, unordered))
+    if case.expect_seating is not None:
+        differences += seating_differences(case.request, answer, case.expect_seating)
     return differences
 
 

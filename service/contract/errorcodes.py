@@ -55,7 +55,11 @@ class FieldErrorCode(Verdict):
         "A game's deal for another number of players than the game's: a change of players starts a new sheet (§15).",
     )
     UNSCORED_RECORD = "unscored_record", "A game's record with no row: unfinished, or faulty before its end (§14)."
-    DUPLICATE_PLAYER = "duplicate_player", "A tournament's player number given to two players (§16.2)."
+    DUPLICATE_PLAYER = (
+        "duplicate_player",
+        "A tournament's player number given to two players, or a player listed twice among those seated (§16.2, "
+        "§16.5).",
+    )
     SEATS_COUNT = (
         "seats_count",
         "A tournament's table with other than 3, 4 or 5 seats, or a fifth seat without the four orientations (§16.2).",
@@ -68,9 +72,21 @@ class FieldErrorCode(Verdict):
     DEALS_NOT_RETURNED = "deals_not_returned", "A scorecard said not returned that gives deals (§16.3)."
     NOT_A_PLAYER = (
         "not_a_player",
-        "A seating or an adjustment naming a player who is not among the tournament's `players` (§16.2).",
+        "A seating, an adjustment or a fixed player naming a player who is not among the tournament's `players` "
+        "(§16.2, §16.5).",
     )
     TABLE_SEATED_TWICE = "table_seated_twice", "A tournament's seating with one table twice in one position (§16.2)."
+    # A tournament's seating (§16.5).
+    NO_TABLES = (
+        "no_tables",
+        "A tournament's seating: no tables of 3 and 4 seat this many players (5 without tables of 5).",
+    )
+    POSITIONS_PLAYED = (
+        "positions_played",
+        "A tournament's seating: more positions played than the tournament has, or none left to seat.",
+    )
+    SAME_PLAYER = "same_player", "A tournament's seating: a forbidden pair of one player twice."
+    FIXED_TABLE = "fixed_table", "A tournament's seating: a player fixed to a table beyond the tables of a position."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
     MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."
@@ -79,8 +95,8 @@ class FieldErrorCode(Verdict):
     BODY_TIMEOUT = "body_timeout", "The body stopped arriving (408); the connection is closed."
     BODY_TOO_LARGE = (
         "body_too_large",
-        "The body is over the operation's limit (413): 64 KiB, 1 MiB for a tournament's standings, 4 MiB for a "
-        "JSON batch.",
+        "The body is over the operation's limit (413): 64 KiB, 1 MiB for a tournament's standings, 256 KiB for its "
+        "seating, 4 MiB for a JSON batch.",
     )
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", "The body is not of a media type the operation takes (415)."
     # A line of an NDJSON batch (a problem item; the other lines are answered).

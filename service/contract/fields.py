@@ -40,6 +40,7 @@ from service.rules.verdicts import (
     LegalReason,
     RedealReason,
     RulingReason,
+    SeatingFault,
     Unchecked,
     Verdict,
     ViolationCode,
@@ -296,7 +297,7 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 
 
 OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
-    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, Anomaly}
+    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, Anomaly, SeatingFault}
 )
 """The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
 checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
@@ -378,6 +379,11 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         "and scored as played (§14.5).",
     ),
     "Language": _named(list(LANGUAGES), "A language the service writes its texts for people in: English or French."),
+    "SeatPositions": _named(
+        ["next", "remaining", "none"],
+        "The positions a seating request seats (rules.md §16.5): the next one, every one left, or none (the check "
+        "form: the positions played held to the rules).",
+    ),
     "Detail": _named(
         list(DETAILS),
         "How much of a deal's evaluation to answer: all of it, or the digest a pipeline acts on.",
@@ -487,6 +493,7 @@ COMPONENTS: dict[str, dict[str, Any]] = {
             FieldErrorCode,
             Unchecked,
             Anomaly,
+            SeatingFault,
         )
     },
 }

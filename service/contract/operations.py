@@ -15,12 +15,23 @@ from .declaration import Operation
 from .evaluate import EVALUATE
 from .games import SCORE_GAME
 from .scoring import SCORE
+from .seating import SEAT_TOURNAMENT
 from .standings import STANDINGS
 from .tricks import LEGAL_CARDS, WINNER
 
 OPERATIONS: dict[str, Operation] = {
     op.operation_id: op
-    for op in (LEGAL_CARDS, WINNER, DEAL_CARDS, SCORE, EVALUATE, EVALUATE_BATCH, SCORE_GAME, STANDINGS)
+    for op in (
+        LEGAL_CARDS,
+        WINNER,
+        DEAL_CARDS,
+        SCORE,
+        EVALUATE,
+        EVALUATE_BATCH,
+        SCORE_GAME,
+        STANDINGS,
+        SEAT_TOURNAMENT,
+    )
 }
 """By ``operationId``, in the order the contract lists them."""
 

@@ -273,3 +273,30 @@ class Anomaly(Verdict):
     POSITION_NOT_IN_PLAN = "position_not_in_plan", "A card's position is beyond the plan's positions (§16.1, §16.3)."
     DUPLICATE_TABLE = "duplicate_table", "Two cards for one table in one position (§16.3)."
     TEAMMATES_TOGETHER = "teammates_together", "Teammates at one table: teammates never meet (§16.3, §16.4)."
+
+
+class SeatingFault(Verdict):
+    """A rule of a tournament's seating that a position breaks (rules.md §16.5), by the rules'
+    priority: the first five are faults of the tables themselves."""
+
+    SEATED_TWICE = "seated_twice", "A player sits at two seats of one position (§16.5, rule 1)."
+    MISSING_PLAYER = "missing_player", "A player of the tournament sits at no table of a position (§16.5, rule 1)."
+    UNKNOWN_PLAYER = "unknown_player", "A seat holds someone who is not among the tournament's players (§16.5, rule 1)."
+    DUPLICATE_TABLE = "duplicate_table", "Two tables of one position have the same number (§16.5)."
+    TABLE_SIZE = (
+        "table_size",
+        "A table seats other than 3 or 4 players (5 only where the tournament allows tables of 5) (§16.5, rule 2).",
+    )
+    TABLE_SIZES = (
+        "table_sizes",
+        "A position has more tables of 3 (or of 5) than its count of players needs: tables of 4, and the fewest "
+        "tables of 3 (§16.5, rule 2).",
+    )
+    FORBIDDEN_PAIR = "forbidden_pair", "Two players who may not meet (teammates) sit at one table (§16.5, rule 3)."
+    REPEAT_MEETING = "repeat_meeting", "Two players meet again: they met in a position before (§16.5, rule 4)."
+    UNEVEN_THREES = (
+        "uneven_threes",
+        "A player sits at a table of 3 once more than another who has sat at fewer: the tables of 3 are not "
+        "spread evenly (§16.5, rule 5).",
+    )
+    FIXED_ELSEWHERE = "fixed_elsewhere", "A player fixed to a table sits at another (§16.5, rule 6)."

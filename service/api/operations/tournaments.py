@@ -1,4 +1,5 @@
-"""A club's tournament (rules.md §16): POST /v1/tournaments/standings, as JSON or as a spreadsheet file."""
+"""A club's tournament (rules.md §16): POST /v1/tournaments/standings, as JSON or as a spreadsheet file;
+POST /v1/tournaments/seating, the seating of each position."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask_smorest import Blueprint
 
 from service.contract import spreadsheet
 from service.contract.jsonio import dumps
+from service.contract.seating import SEAT_TOURNAMENT, SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS, STANDINGS_MAX_BYTES
 
 from ..layers.language import request_language
@@ -56,3 +58,25 @@ def post_tournament_standings(req: dict[str, Any]) -> Response:
         response = Response(dumps(standings), mimetype=JSON)
     response.vary.add("Accept")
     return response
+
+
+@operation(blp, SEAT_TOURNAMENT, max_body=SEATING_MAX_BYTES)
+def post_seating(req: Any) -> dict[str, Any]:
+    """Seat a tournament's next position, or every position left; or check a seating.
+
+    The request is the tournament as it stands: the players present, the tables of the positions
+    played (each `position`, `table` and `seats` by orientation, as a scorecard writes them and
+    the standings' `seating` takes them), the pairs who never meet (teammates), the players fixed
+    to a table, how many positions the tournament has, and a seed. The service plans every
+    position left, so that no two players meet twice (rules.md §16.5: every player at one table;
+    tables of 4 and the fewest tables of 3; no forbidden pair together; no repeated meeting, or
+    the fewest; the tables of 3 in turn; fixed players at their table, in that priority), and
+    seats the positions asked for. The same request gives the same seating on any machine; the
+    next request, carrying the positions played so far, goes on with the same plan. The answer's
+    `seated` tables are what the next request's `played` takes; it lists every repeated meeting,
+    the bound on positions without repeats for this many players and whether the seating meets
+    it, and the faults of the positions played. With `seat: none` (the check form) nothing is
+    seated: the positions played are held to the rules, each fault with its code, its pointer
+    and its players.
+    """
+    return answer(SEAT_TOURNAMENT, req)

@@ -1,0 +1,487 @@
+"""A tournament's seating (rules.md §16.5): ``POST /v1/tournaments/seating``.
+
+One request holds the tournament as it stands: the players present, the positions played (who
+sat at which table, by orientation), the constraints (forbidden pairs, fixed players, tables of
+5), how many positions it has and which to seat now, and a seed. The answer seats them, or, in
+the check form (``seat: "none"``), only holds the positions played to the rules and lists their
+faults. Nothing is stored: the next position is the next request, carrying the positions played
+so far, and the service, planning every position left from the seed, goes on with its own plan.
+
+A seated table is one object, as the control table (``POST /v1/tournaments/standings``) takes
+it: its ``position``, its ``table`` number and its ``seats`` by orientation (``north``, ``west``,
+``south``, ``east``, ``fifth``), a scorecard's own ``seats``. The answer's ``seated`` tables are
+what the next request's ``played`` takes, the standings' ``seating`` takes, and each a
+scorecard's ``seats``: a client passes them on as it got them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from service.messages import msg
+from service.rules.seating import (
+    MAX_PLAYERS,
+    MAX_POSITIONS,
+    ORIENTATIONS,
+    Fault,
+    Position,
+    SeatedTable,
+    Seating,
+    Tournament,
+    composition,
+    seat_tournament,
+)
+from service.rules.shuffle import SEED_MAX_LENGTH, utf8_writable
+from service.rules.verdicts import SeatingFault
+from service.texts import render
+
+from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema
+from .declaration import Answered, Operation
+from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
+from .problems import Coded, Hint
+from .standings import seat_order
+
+ID_MAX_LENGTH = 40
+"""The longest player id: a tournament number (« N3 ») or a licence number, with room."""
+MAX_TABLES = MAX_POSITIONS * MAX_PLAYERS // 3
+"""The most seated tables ``played`` lists: every position of the largest tournament at tables of 3."""
+SEATING_MAX_BYTES = 256 * 1024
+"""Largest request body: 200 players' 14 positions played, each seat's id written out, are some
+100 KiB of JSON, over the 64 KiB other single requests take."""
+MAX_FORBIDDEN = 1000
+"""The most forbidden pairs: teams of 5 in a 200-player tournament make 400."""
+
+SEAT_MODES = {"next": 1, "remaining": -1, "none": 0}
+"""The values of ``seat``: the positions each seats (-1: every one left)."""
+
+
+def _writable(value: str) -> bool:
+    # JSON allows a lone surrogate, which UTF-8, and so the answer, cannot write.
+    if not utf8_writable(value):
+        raise ValidationError(Coded("invalid", msg("error.text_unicode")))
+    return True
+
+
+def player_id(description: str, **kwargs: Any) -> StrictString:
+    return StrictString(
+        validate=[Length(min=1, max=ID_MAX_LENGTH), _writable],
+        metadata={"description": description},
+        **kwargs,
+    )
+
+
+class SeatsSchema(StrictSchema):
+    """A table's players by orientation, as a scorecard's ``seats`` (rules.md §16.2): 3, 4 or 5 of
+    them, a fifth only beside the four."""
+
+    north = player_id("The player at north.")
+    west = player_id("The player at west.")
+    south = player_id("The player at south.")
+    east = player_id("The player at east.")
+    fifth = player_id("The fifth player (a table of five only), who plays after east.")
+
+
+class TableSchema(StrictSchema):
+    position = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_POSITIONS),
+        metadata={"description": "The position's number, from 1."},
+    )
+    table = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "The table's number, from 1."},
+    )
+    seats = StrictNested(
+        SeatsSchema,
+        required=True,
+        metadata={"description": "Its players by orientation: the scorecard's `seats`."},
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            seat_order(data["seats"], errors)
+        errors.raise_any()
+
+    def build(self, data: dict[str, Any]) -> tuple[int, SeatedTable]:
+        at = tuple(o for o in ORIENTATIONS if o in data["seats"])
+        return data["position"], SeatedTable(data["table"], tuple(data["seats"][o] for o in at), at)
+
+
+class FixedSchema(StrictSchema):
+    player = player_id("The player's id: one of `players`.", required=True)
+    table = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_PLAYERS),
+        metadata={"description": "The table he stays at, by its number."},
+    )
+
+
+class SeatingRequest(StrictSchema):
+    players = BoundedList(
+        player_id("A player's id (his tournament number, « N3 », or any other)."),
+        required=True,
+        validate=Length(min=1, max=MAX_PLAYERS),
+        metadata={
+            "uniqueItems": True,
+            "description": "The players present, by their ids, each once; in the check form (`seat: none`), every "
+            "player of the tournament.",
+        },
+    )
+    positions = StrictInteger(
+        required=True,
+        validate=Range(min=1, max=MAX_POSITIONS),
+        metadata={"description": "How many positions the tournament has in all (the *FFT Code*'s shapes: 5, 6 or 7)."},
+    )
+    played = BoundedList(
+        StrictNested(TableSchema),
+        load_default=None,
+        validate=Length(max=MAX_TABLES),
+        metadata={
+            "description": "The tables of the positions played, from position 1 on: as the answers' `seated` gave "
+            "them, or as they were played (the standings' `seating` takes the same list). Absent: none."
+        },
+    )
+    seat = EnumField(
+        "SeatPositions",
+        load_default="next",
+        metadata={
+            "description": "Which positions to seat: the `next` one, every one `remaining` (to print the whole "
+            "movement before the start), or `none`: the check form, which only holds the positions played to the "
+            "rules."
+        },
+    )
+    forbidden = BoundedList(
+        BoundedList(player_id("A player's id."), validate=Length(equal=2)),
+        load_default=None,
+        validate=Length(max=MAX_FORBIDDEN),
+        metadata={"description": "Pairs of players who never sit at one table (teammates), each two ids."},
+    )
+    fixed = BoundedList(
+        StrictNested(FixedSchema),
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+        metadata={"description": "Players who stay at one table all tournament (a player who cannot move)."},
+    )
+    tables_of_five = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Seat at tables of 5, not of 3, the players a count of 4 leaves over (a small "
+            "tournament the federation does not approve)."
+        },
+    )
+    seed = StrictString(
+        load_default=None,
+        validate=[Length(min=1, max=SEED_MAX_LENGTH), _writable],
+        metadata={
+            "description": "Any text the draw comes from: the same request and seed, the same seating, on any "
+            "machine; another seed, another draw. Needed to seat; not read by the check form."
+        },
+    )
+
+    def check(self, data: dict[str, Any]) -> None:
+        errors = Errors()
+        with IF_LOADED:
+            self._check_players(errors, data["players"])
+        with IF_LOADED:
+            if data["seat"] != "none" and composition(len(set(data["players"])), data["tables_of_five"]) is None:
+                count = len(set(data["players"]))
+                five = not data["tables_of_five"] and count == 5
+                hint = Hint(msg("error.no_tables.hint"), ("tables_of_five",)) if five else None
+                errors.add(("players",), "no_tables", msg("error.no_tables", count), hint)
+        with IF_LOADED:
+            self._check_played(errors, data["played"] or [], data["positions"], data["seat"])
+        with IF_LOADED:
+            if data["seat"] != "none" and data["seed"] is None:
+                errors.add(("seed",), "required", msg("error.required.seed"))
+        with IF_LOADED:
+            for i, pair in enumerate(data["forbidden"] or []):
+                if len(pair) == 2 and pair[0] == pair[1]:
+                    errors.add(("forbidden", i), "same_player", msg("error.same_player", player=pair[0]))
+        with IF_LOADED:
+            self._check_fixed(errors, data["fixed"] or [], data["players"])
+        with IF_LOADED:
+            tables = composition(len(set(data["players"])), data["tables_of_five"])
+            if data["seat"] != "none" and tables is not None:
+                count = tables.fours + tables.threes + tables.fives
+                for i, entry in enumerate(data["fixed"] or []):
+                    if entry["table"] > count:
+                        said = msg("error.fixed_table", count, table=entry["table"])
+                        errors.add(("fixed", i, "table"), "fixed_table", said)
+        errors.raise_any()
+
+    @staticmethod
+    def _check_players(errors: Errors, players: list[str]) -> None:
+        seen: set[str] = set()
+        for i, pid in enumerate(players):
+            if pid in seen:
+                errors.add(("players", i), "duplicate_player", msg("error.player_listed_twice", player=pid))
+            seen.add(pid)
+
+    @staticmethod
+    def _check_played(errors: Errors, played: list[Any], positions: int, seat: str) -> None:
+        numbers = [number for number, _ in played]
+        for i, number in enumerate(numbers):
+            if number > positions:
+                said = msg("error.positions_played.beyond", position=number, positions=positions)
+                errors.add(("played", i, "position"), "positions_played", said)
+        last = max(numbers, default=0)
+        gaps = [number for number in range(1, min(last, positions)) if number not in numbers]
+        if gaps:
+            errors.add(("played",), "positions_played", msg("error.positions_played.gap", position=gaps[0]))
+        elif seat != "none" and last == positions:
+            errors.add(("seat",), "positions_played", msg("error.positions_played.all", positions))
+
+    @staticmethod
+    def _check_fixed(errors: Errors, fixed: list[dict[str, Any]], players: list[str]) -> None:
+        present = set(players)
+        seen: set[str] = set()
+        for i, entry in enumerate(fixed):
+            pid = entry["player"]
+            if pid not in present:
+                errors.add(("fixed", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
+            elif pid in seen:
+                errors.add(("fixed", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
+            seen.add(pid)
+
+    def build(self, data: dict[str, Any]) -> SeatingQuery:
+        given: list[tuple[int, SeatedTable]] = data["played"] or []
+        count = max((number for number, _ in given), default=0)
+        where: list[list[int]] = [[] for _ in range(count)]
+        for i, (number, _) in enumerate(given):
+            where[number - 1].append(i)
+        played = tuple(tuple(given[i][1] for i in indexes) for indexes in where)
+        mode = SEAT_MODES[data["seat"]]
+        tournament = Tournament(
+            players=tuple(data["players"]),
+            positions=data["positions"],
+            played=played,
+            seat=data["positions"] - len(played) if mode < 0 else mode,
+            forbidden=tuple((a, b) for a, b in data["forbidden"] or ()),
+            fixed=tuple((entry["player"], entry["table"]) for entry in data["fixed"] or ()),
+            fives=data["tables_of_five"],
+            seed=data["seed"] or "",
+        )
+        return SeatingQuery(tournament, tuple(tuple(indexes) for indexes in where))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingQuery:
+    """A loaded request: the tournament, and where each table of its positions played is in the
+    request's ``played`` (``where[p][k]``: the index of table ``k`` of position ``p + 1``)."""
+
+    tournament: Tournament
+    where: tuple[tuple[int, ...], ...]
+
+
+# ---- the answer ---------------------------------------------------------------------------------
+
+
+class SeatedSeatsSchema(AnswerSchema):
+    north = StrictString(required=True)
+    west = StrictString(metadata={"description": "Not at a table of 3 (a reading: West stays empty)."})
+    south = StrictString(required=True)
+    east = StrictString(required=True)
+    fifth = StrictString(metadata={"description": "At a table of 5 only."})
+
+
+class SeatedTableSchema(AnswerSchema):
+    position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
+    table = StrictInteger(required=True, metadata={"description": "The table's number, from 1."})
+    seats = fields.Nested(
+        SeatedSeatsSchema,
+        required=True,
+        metadata={"description": "Its players by orientation, as a scorecard's `seats` takes them."},
+    )
+
+
+class TableSizesSchema(AnswerSchema):
+    fours = StrictInteger(required=True)
+    threes = StrictInteger(required=True)
+    fives = StrictInteger(required=True)
+
+
+class RepeatSchema(AnswerSchema):
+    players = fields.List(StrictString(), required=True, metadata={"description": "The two players."})
+    meetings = StrictInteger(required=True, metadata={"description": "How many times they meet: 2 or more."})
+    positions = fields.List(
+        StrictInteger(), required=True, metadata={"description": "The numbers of the positions where they meet."}
+    )
+
+
+class SeatingIssueSchema(AnswerSchema):
+    code = EnumField("SeatingFault", required=True)
+    pointer = StrictString(
+        required=True,
+        metadata={
+            "description": "Where: a JSON pointer into the request (`faults`: `/played/5/seats/east`) or into this "
+            "answer (`shortfalls`: `/seated/2/seats`); a fault of a whole position points at its first table's "
+            "`position`."
+        },
+    )
+    position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
+    table = StrictInteger(
+        required=True, allow_none=True, metadata={"description": "The table's number; null for a whole position."}
+    )
+    players = fields.List(StrictString(), required=True, metadata={"description": "The players it concerns."})
+    message = StrictString(required=True, metadata={"description": "The fault for people, in the language asked for."})
+
+
+class SeatingResponse(AnswerSchema):
+    seated = fields.List(
+        fields.Nested(SeatedTableSchema),
+        required=True,
+        metadata={
+            "description": "The tables of the positions seated now, position by position, table by table (none in "
+            "the check form): what the next request's `played` and the standings' `seating` take."
+        },
+    )
+    table_sizes = fields.Nested(
+        TableSizesSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The tables of a position of the players present: of 4, with the fewest of 3 (or of 5); "
+            "null when no tables seat them."
+        },
+    )
+    bound = StrictInteger(
+        required=True,
+        metadata={
+            "description": "The most positions this many players can play without a repeated meeting, by counting "
+            "(an upper bound; rules.md §16.5)."
+        },
+    )
+    repeats = fields.List(
+        fields.Nested(RepeatSchema),
+        required=True,
+        metadata={"description": "Every two players who meet more than once, over the positions played and seated."},
+    )
+    without_repeats = StrictBoolean(required=True, metadata={"description": "No two players meet twice."})
+    repeat_free = StrictInteger(
+        required=True,
+        metadata={
+            "description": "How many positions, from the first, are played and seated before any two players meet "
+            "a second time."
+        },
+    )
+    meets_bound = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "The seating reaches the bound: no two players meet twice within the first `bound` "
+            "positions (all of them when the tournament has fewer), of those played and seated. Beyond the bound "
+            "repeats are certain, and `repeats` lists them."
+        },
+    )
+    faults = fields.List(
+        fields.Nested(SeatingIssueSchema),
+        required=True,
+        metadata={"description": "What the positions played break of the rules, each located in the request."},
+    )
+    shortfalls = fields.List(
+        fields.Nested(SeatingIssueSchema),
+        required=True,
+        metadata={
+            "description": "What the positions seated could not keep of the rules besides repeats (which `repeats` "
+            "lists), each located in this answer: a rule given way to one before it."
+        },
+    )
+    replanned = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "The positions played are not the first of the plan this seed draws for these players: "
+            "the positions left were planned anew around them."
+        },
+    )
+    seed = StrictString(required=True, allow_none=True, metadata={"description": "The seed of the draw."})
+    work = StrictInteger(
+        required=True, metadata={"description": "The search's work (swaps weighed): what bounds the request's cost."}
+    )
+    capped = StrictBoolean(
+        required=True,
+        metadata={"description": "The search stopped at its cap: the best seating found, its repeats listed."},
+    )
+
+
+def _pointer(fault: Fault, root: str, where: tuple[tuple[int, ...], ...], position: Position) -> str:
+    """Where ``fault`` is: a seat, a table's seats (or its number), or a whole position, at its
+    first table's number."""
+    indexes = where[fault.position]
+    if fault.table is None:
+        return f"/{root}/{indexes[0]}/position" if indexes else f"/{root}"
+    path = f"/{root}/{indexes[fault.table]}"
+    if fault.code is SeatingFault.DUPLICATE_TABLE:
+        return f"{path}/table"
+    orientation = None if fault.seat is None else position[fault.table].orientation(fault.seat)
+    return f"{path}/seats" if orientation is None else f"{path}/seats/{orientation}"
+
+
+def _dump_fault(
+    fault: Fault,
+    root: str,
+    where: tuple[tuple[int, ...], ...],
+    positions: tuple[Position, ...],
+    first: int,
+    language: str,
+) -> dict[str, Any]:
+    position = positions[fault.position]
+    return {
+        "code": fault.code,
+        "pointer": _pointer(fault, root, where, position),
+        "position": first + fault.position,
+        "table": None if fault.table is None else position[fault.table].table,
+        "players": list(fault.players),
+        "message": render(fault.message, language),
+    }
+
+
+def _seats(table: SeatedTable) -> dict[str, str]:
+    return {table.orientation(k) or ORIENTATIONS[-1]: pid for k, pid in enumerate(table.seats)}
+
+
+def dump_seating(seating: Seating, query: SeatingQuery, language: str) -> dict[str, Any]:
+    """The answer's JSON: positions numbered from 1, faults located by pointers."""
+    req = query.tournament
+    first = len(req.played) + 1
+    sizes = seating.tables
+    # A pair's second meeting (positions counted from 0) is the first position with a repeat.
+    free = min((r.positions[1] for r in seating.repeats), default=len(req.played) + len(seating.seated))
+    seated: list[dict[str, Any]] = []
+    placed: list[tuple[int, ...]] = []
+    for i, position in enumerate(seating.seated):
+        placed.append(tuple(range(len(seated), len(seated) + len(position))))
+        seated += [{"position": first + i, "table": table.table, "seats": _seats(table)} for table in position]
+    return {
+        "seated": seated,
+        "table_sizes": None if sizes is None else {"fours": sizes.fours, "threes": sizes.threes, "fives": sizes.fives},
+        "bound": seating.bound,
+        "repeats": [
+            {"players": list(r.players), "meetings": len(r.positions), "positions": [p + 1 for p in r.positions]}
+            for r in seating.repeats
+        ],
+        "without_repeats": not seating.repeats,
+        "repeat_free": free,
+        "meets_bound": free >= min(seating.bound, len(req.played) + len(seating.seated)),
+        "faults": [_dump_fault(f, "played", query.where, req.played, 1, language) for f in seating.faults],
+        "shortfalls": [
+            _dump_fault(f, "seated", tuple(placed), seating.seated, first, language) for f in seating.shortfalls
+        ],
+        "replanned": seating.replanned,
+        "seed": req.seed or None,
+        "work": seating.work,
+        "capped": seating.capped,
+    }
+
+
+def answer_seating(query: SeatingQuery, language: str) -> Answered:
+    """The seating of a loaded request (rules.md §16.5), or the check of its positions played."""
+    return Answered(dump_seating(seat_tournament(query.tournament), query, language))
+
+
+SEAT_TOURNAMENT = Operation(
+    "seatTournament", "/v1/tournaments/seating", "seating", SeatingRequest(), SeatingResponse(), answer_seating
+)
