@@ -286,3 +286,44 @@ def test_a_request_that_waited_past_its_deadline_is_refused_not_served() -> None
 
 def _served(g: Gunicorn) -> int:
     return sum(1 for r in g.log_records() if r.get("path") == PATH and r.get("status") == 200)
+
+
+def test_a_refused_client_that_closes_frees_its_place_at_once() -> None:
+    # A balancer without keep-alive to the instances sends each request on a new connection and
+    # closes it once answered: its refused connections must not keep their places for the
+    # Retry-After, or a few dozen refusals would fill the worker's places and leave every new
+    # connection waiting in the kernel's queue.
+    env = {
+        "WEB_CONCURRENCY": "1",
+        "WORKER_CONNECTIONS": "70",
+        "ADMISSION_QUEUE_SECONDS": "0.005",
+        "ADMISSION_DEADLINE_SECONDS": "2",
+    }
+    statuses: list[int] = []
+    waits: list[float] = []
+
+    def balancer() -> None:
+        until = time.monotonic() + 3
+        while time.monotonic() < until:
+            start = time.monotonic()
+            with socket.create_connection(("127.0.0.1", g.port), timeout=10) as s:
+                s.sendall(request())
+                statuses.append(read_answer(s)[0])
+            waits.append(time.monotonic() - start)
+
+    with Gunicorn(env) as g:
+        # Kept-alive clients keep the worker's queue full meanwhile.
+        refused = threading.Event()
+        held = threading.Thread(target=crowd, args=(g.port, 40, 4.0, refused))
+        held.start()
+        try:
+            assert refused.wait(10)
+            threads = [threading.Thread(target=balancer) for _ in range(10)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            held.join()
+    assert statuses.count(503) >= 60, "too few refusals to fill the places"
+    assert max(waits) < 0.5, f"a new connection waited {max(waits):.2f} s for a place"

@@ -280,7 +280,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 client.sendall(unsent)
                 if not keep:
                     return
-            if refused and not self._hold_back():
+            if refused and not self._hold_back(client):
                 return
             fresh = req is None and not unsent and keep and parser.req_count == 0
             while True:
@@ -298,7 +298,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 guard.req = None
                 if not keep:
                     return
-                if refused and not self._hold_back():
+                if refused and not self._hold_back(client):
                     return
                 if not parser.finish_body(time.monotonic() + self.limits.body_seconds, self.limits.drain_bytes):
                     return
@@ -327,15 +327,28 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         client.sendall(self._refusal(req))
         return not req.should_close(), True
 
-    def _hold_back(self) -> bool:
+    def _hold_back(self, client: Any) -> bool:
         """After a refusal, read the connection's next request only once its ``Retry-After`` has
         passed: a client that asks again at once (most do not read the header) is slowed down by
         its own connection, at no cost to the worker, instead of being refused in a loop that
-        would leave the worker no time to compute. False when the worker stops meanwhile."""
+        would leave the worker no time to compute. A client that closes meanwhile (a balancer
+        that took its answer and left) frees its place at once. False when the connection is to
+        end: the client left, or the worker stops."""
+        deadline = time.monotonic() + self.admission_limits.retry_after_seconds
         current = gevent.getcurrent()
         self._idle.add(current)
         try:
-            gevent.sleep(self.admission_limits.retry_after_seconds)
+            client.settimeout(self.admission_limits.retry_after_seconds)
+            try:
+                early = client.recv(1, socket.MSG_PEEK)
+            except TimeoutError:
+                early = None  # the time passed in silence
+            if early == b"":
+                return False
+            if early:  # the next request, sent too soon: it waits the rest of the time
+                gevent.sleep(max(0.0, deadline - time.monotonic()))
+        except OSError:
+            return False
         finally:
             self._idle.discard(current)
         return bool(self.alive)
