@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.generator.games import random_summary
 from service.contract.scoring import SCORE
 
 Json = Any
@@ -54,21 +55,6 @@ def table_sizes(players: int, fives: bool = False) -> list[int]:
 def marks_of(summary: Json, players: int) -> list[int]:
     """A summary's marks, as the single-deal operation scores it."""
     return list(SCORE.respond({"players": players, **summary}).answer["scores"])
-
-
-def random_summary(rng: random.Random, players: int) -> Json:
-    oudlers = rng.randrange(4)
-    summary: Json = {
-        "contract": rng.choice(CONTRACTS),
-        "taker": rng.randrange(players),
-        # Each oudler is worth 4.5 points: the side holding it has at least that much.
-        "points": rng.randrange(9 * oudlers, 183 - 9 * (3 - oudlers)) / 2,
-        "oudlers": oudlers,
-        "petit_au_bout": rng.choice([None, None, "attack", "defence"]),
-    }
-    if players == 5:
-        summary["partner"] = rng.randrange(players)
-    return summary
 
 
 def random_card(rng: random.Random, position: int, table: int, seated: list[str], deals: int) -> Json:

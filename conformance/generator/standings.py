@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from service.contract.standings import STANDINGS
 
 from .assembly import Kit
-from .cards import CONTRACTS, Json
+from .cards import Json
 from .errors import KitError
+from .games import random_summary
 from .oracle import ref_score_answer
 from .oracle_standings import PLAYING_ORDER, ref_standings
 from .refusals import REMOVED, spoilt
@@ -216,20 +217,6 @@ def sizes(players: int, fives: bool) -> list[int]:
         return [5] * (players % 4) + [4] * ((players - 5 * (players % 4)) // 4)
     threes = (4 - players % 4) % 4
     return [4] * ((players - 3 * threes) // 4) + [3] * threes
-
-
-def random_summary(rng: random.Random, n: int) -> Json:
-    oudlers = rng.randrange(4)
-    summary: Json = {
-        "contract": rng.choice(CONTRACTS),
-        "taker": rng.randrange(n),
-        "points": rng.randrange(9 * oudlers, 183 - 9 * (3 - oudlers)) / 2,
-        "oudlers": oudlers,
-        "petit_au_bout": rng.choice([None, None, "attack", "defence"]),
-    }
-    if n == 5:
-        summary["partner"] = rng.randrange(n)
-    return summary
 
 
 def tournament(
