@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from service.contract.seating import SEAT_TOURNAMENT  # noqa: E402
 from service.rules import CORE  # noqa: E402
-from service.rules.seating import bound, composition  # noqa: E402
+from service.rules.seating_tables import bound, composition  # noqa: E402
 
 POSITIONS = 5
 LIMIT_S = 2.0

@@ -22,17 +22,9 @@ from hypothesis import strategies as st
 
 from service.contract.seating import SEAT_TOURNAMENT
 from service.rules import CORE
-from service.rules.seating import (
-    Composition,
-    Fault,
-    SeatedTable,
-    Seating,
-    Tournament,
-    bound,
-    check_seating,
-    composition,
-    seat_tournament,
-)
+from service.rules.seating import Seating, Tournament, check_seating, seat_tournament
+from service.rules.seating_check import Fault
+from service.rules.seating_tables import Composition, SeatedTable, bound, composition
 from service.rules.verdicts import SeatingFault
 
 # ---- the tables of a position (rule 2) and the bound ---------------------------------------------

@@ -17,7 +17,7 @@ from .cards import Json
 PLAYING_ORDER = ["north", "west", "south", "east", "fifth"]
 FAULT_ORDER = [
     "seated_twice", "missing_player", "unknown_player", "duplicate_table", "table_size", "table_sizes",
-    "forbidden_pair", "repeat_meeting", "uneven_threes", "fixed_elsewhere",
+    "forbidden_pair", "repeat_meeting", "uneven_threes", "uneven_fives", "fixed_elsewhere",
 ]  # fmt: skip
 """§16.5: a position's faults are listed in this order, then by table and seat."""
 
@@ -69,7 +69,7 @@ def check_answer(request: Json) -> dict[str, Json]:
     positions = _by_position(request.get("played") or [])
     faults: list[tuple[tuple[int, int, int, int], Json]] = []
     met: dict[tuple[str, str], list[int]] = {}
-    threes: Counter[str] = Counter()
+    odd: dict[int, Counter[str]] = {3: Counter(), 5: Counter()}
 
     def fault(p: int, code: str, k: int | None, s: int | None, pointer: str, who: list[str], table: int | None) -> None:
         key = (p, FAULT_ORDER.index(code), -1 if k is None else k, s or 0)
@@ -113,20 +113,25 @@ def check_answer(request: Json) -> dict[str, Json]:
                 if pair in met:
                     fault(p, "repeat_meeting", k, None, f"/played/{i}/seats", list(pair), table["table"])
                 met.setdefault(pair, []).append(p + 1)
-        # Rule 5: a player now at his second table of 3 or more beyond the fewest of those seated.
-        for _, table in tables:
-            if len(table["seats"]) == 3:
-                threes.update(set(table["seats"].values()))
+        # Rule 5: a player now at his second table of 3 (or of 5) or more beyond the fewest of those
+        # seated, each size counted apart.
         everyone = sorted(seen)
-        fewest = min(threes[x] for x in everyone)
-        other = next(x for x in everyone if threes[x] == fewest)
-        for k, (i, table) in enumerate(tables):
-            if len(table["seats"]) != 3:
+        for size, code in ((3, "uneven_threes"), (5, "uneven_fives")):
+            had = odd[size]
+            for _, table in tables:
+                if len(table["seats"]) == size:
+                    had.update(set(table["seats"].values()))
+            if not +had:
                 continue
-            names = [x for _, x in _seats(table)]
-            for s, (o, x) in enumerate(_seats(table)):
-                if threes[x] >= fewest + 2 and names.index(x) == s:
-                    fault(p, "uneven_threes", k, s, f"/played/{i}/seats/{o}", [x, other], table["table"])
+            fewest = min(had[x] for x in everyone)
+            other = next(x for x in everyone if had[x] == fewest)
+            for k, (i, table) in enumerate(tables):
+                if len(table["seats"]) != size:
+                    continue
+                names = [x for _, x in _seats(table)]
+                for s, (o, x) in enumerate(_seats(table)):
+                    if had[x] >= fewest + 2 and names.index(x) == s:
+                        fault(p, code, k, s, f"/played/{i}/seats/{o}", [x, other], table["table"])
     faults.sort(key=lambda f: f[0])
     repeats = sorted(((where, list(pair)) for pair, where in met.items() if len(where) > 1))
     n = len(set(players))
@@ -180,9 +185,10 @@ def seating_problems(request: Json, answer: Json, expected: Json) -> list[str]:
                 if frozenset(pair) in forbidden:
                     problems.append(f"{pair} together at table {t['table']}")
         history.append(position)
-        threes = Counter(x for p in history for table in p if len(table) == 3 for x in table)
-        if max(threes[x] for x in players) - min(threes[x] for x in players) > 1:
-            problems.append(f"tables of 3 not in turn after position {len(history)}")
+        for size in (3, 5):
+            had = Counter(x for p in history for table in p if len(table) == size for x in table)
+            if max(had[x] for x in players) - min(had[x] for x in players) > 1:
+                problems.append(f"tables of {size} not in turn after position {len(history)}")
     met = Counter(pair for p in history for table in p for pair in combinations(sorted(table), 2))
     repeats = {pair: k for pair, k in met.items() if k > 1}
     if len(repeats) > expected["repeats"] or max(repeats.values(), default=1) > expected["most_meetings"]:

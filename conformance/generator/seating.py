@@ -154,6 +154,8 @@ def check_cases(kit: Kit) -> None:
          _checked(_threes_again(), [f"P{i}" for i in range(1, 20)], 5)),
         (12, "Tables of 3 for 20 players: more than the count needs (none).",
          _checked(_in_threes(), twenty, 5)),
+        (13, "21 players with tables of five: P17 at the table of 5 again in position 2 while others have sat at "
+         "none.", _checked(_five_again(), [f"P{i}" for i in range(1, 22)], 5, tables_of_five=True)),
     ]  # fmt: skip
     for number, description, request in rows:
         answer = kit.add(t, number, description, RULES, [], request)
@@ -181,6 +183,18 @@ def _threes_again() -> list[Json]:
     return out
 
 
+def _five_again() -> list[Json]:
+    """21 players over two positions without a repeat, P17 at the table of 5 in both."""
+    first = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16], [17, 18, 19, 20, 21]]
+    second = [[2, 6, 10, 18], [3, 7, 14, 19], [4, 11, 15, 20], [8, 12, 16, 21], [17, 1, 5, 9, 13]]
+    played = []
+    for p, position in enumerate((first, second), start=1):
+        for t, members in enumerate(position, start=1):
+            at = (*ORIENTATIONS, "fifth") if len(members) == 5 else ORIENTATIONS
+            played.append({"position": p, "table": t, "seats": {o: f"P{m}" for o, m in zip(at, members, strict=True)}})
+    return played
+
+
 def _in_threes() -> list[Json]:
     names = [f"P{i}" for i in range(1, 21)]
     at = ("north", "south", "east")
@@ -195,7 +209,8 @@ def _in_threes() -> list[Json]:
 def seat_cases(kit: Kit) -> None:
     t = kit.topic(OPERATION, "seat", "Seatings asked of the engine (the next position, or every one left), each held "
                   "to the rules whatever its arrangement (expect_seating): every player once a position, tables of 4 "
-                  "and the fewest of 3, no forbidden pair, fixed players at their table, the tables of 3 in turn, no "
+                  "and the fewest of 3, no forbidden pair, fixed players at their table, the tables of 3 (and of 5) in "
+                  "turn, no "
                   "repeated meeting within the bound, and beyond it no more than counting forces (rules.md §16.5).",
                   SEATING_CHECKS)  # fmt: skip
 
@@ -223,8 +238,20 @@ def seat_cases(kit: Kit) -> None:
         (10, "16 players over 7 positions, beyond the bound of 5: 168 meetings for 120 pairs, so 48 pairs meet "
          "twice at least; no more, and none three times.",
          {"players": players(16), "positions": 7, "seat": "remaining", "seed": "kit"}, 48, 2),
-        (11, "21 players at tables of 4 and one of 5, tables of five allowed, over 5 positions.",
-         {"players": players(21), "positions": 5, "seat": "remaining", "seed": "kit", "tables_of_five": True}, 0, 1),
+        (11, "25 players at tables of 4 and one of 5, tables of five allowed, over 5 positions: the table of 5 in "
+         "turn.",
+         {"players": players(25), "positions": 5, "seat": "remaining", "seed": "kit", "tables_of_five": True}, 0, 1),
+        (12, "24 players over 7 positions, the bound: a seating without a repeat exists (a resolvable design).",
+         {"players": players(24), "positions": 7, "seat": "remaining", "seed": "kit"}, 0, 1),
+        (13, "27 players (six tables of 4, one of 3) over 7 positions: no repeat, the table of 3 in turn.",
+         {"players": players(27), "positions": 7, "seat": "remaining", "seed": "kit"}, 0, 1),
+        (14, "28 players over 9 positions, the bound: every pair meets once, none twice.",
+         {"players": players(28), "positions": 9, "seat": "remaining", "seed": "kit"}, 0, 1),
+        (15, "16 players over 10 positions, twice the bound: every pair meets twice at most.",
+         {"players": players(16), "positions": 10, "seat": "remaining", "seed": "kit"}, 120, 2),
+        (16, "12 players over 5 positions: three tables cannot keep anyone apart after the first position, but no "
+         "pair need meet three times.",
+         {"players": players(12), "positions": 5, "seat": "remaining", "seed": "kit"}, 30, 2),
     ]  # fmt: skip
     for number, description, request, repeats, most in rows:
         answer = kit.add(t, number, description, RULES, [], request)

@@ -5,8 +5,8 @@ A seating is not one answer: any that keeps the rules is right. So a seating cas
 expect the tables, it expects the answer's ``seated`` tables to be a seating of the request:
 the positions asked for, each seating every player present once at tables of the expected
 sizes numbered from 1, the seats a table of its size has; no forbidden pair at a table; fixed
-players at their table; the tables of 3 in turn (after each position, two players' counts of
-them differ by one at most); over the positions played and seated, no more pairs meeting twice
+players at their table; the tables of 3, and those of 5, in turn (after each position, two
+players' counts of them differ by one at most); over the positions played and seated, no more pairs meeting twice
 than the case allows and none more often than it allows; and the answer's ``repeats`` listing
 exactly the pairs that meet more than once, with how many times.
 """
@@ -64,7 +64,8 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
     count = max((t["position"] for t in request.get("played") or []), default=0)
     for number in range(1, count + 1):
         history.append([list(t["seats"].values()) for t in request["played"] if t["position"] == number])
-    threes: Counter[str] = Counter(p for position in history for table in position if len(table) == 3 for p in table)
+    odd = {size: Counter(p for position in history for table in position if len(table) == size for p in table)
+           for size in (3, 5)}  # fmt: skip
     for number in want:
         tables = [(i, t) for i, t in enumerate(seated) if t["position"] == number]
         first = f"/seated/{tables[0][0]}"
@@ -97,11 +98,13 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
         if missing:
             out.append(Difference(f"{first}/position", players, missing, why=say("kit.seating.missing")))
         position = [list(t["seats"].values()) for _, t in tables]
-        threes.update(p for table in position if len(table) == 3 for p in table)
-        counts = [threes[p] for p in players]
-        if max(counts) - min(counts) > 1:
-            fewest, most = min(counts), max(counts)
-            out.append(Difference(f"{first}/position", fewest + 1, most, why=say("kit.seating.threes")))
+        for size, had in odd.items():
+            had.update(p for table in position if len(table) == size for p in table)
+            counts = [had[p] for p in players]
+            if max(counts) - min(counts) > 1:
+                fewest, most = min(counts), max(counts)
+                why = say("kit.seating.threes" if size == 3 else "kit.seating.fives")
+                out.append(Difference(f"{first}/position", fewest + 1, most, why=why))
         history.append(position)
     met: Counter[tuple[str, str]] = Counter()
     for position in history:

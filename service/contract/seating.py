@@ -22,17 +22,15 @@ from typing import Any
 from marshmallow import ValidationError, fields
 
 from service.messages import msg
-from service.rules.seating import (
+from service.rules.seating import Seating, Tournament, seat_tournament
+from service.rules.seating_check import Fault
+from service.rules.seating_tables import (
     MAX_PLAYERS,
     MAX_POSITIONS,
     ORIENTATIONS,
-    Fault,
     Position,
     SeatedTable,
-    Seating,
-    Tournament,
     composition,
-    seat_tournament,
 )
 from service.rules.shuffle import SEED_MAX_LENGTH, utf8_writable
 from service.rules.verdicts import SeatingFault

@@ -18,8 +18,8 @@ from marshmallow import fields
 
 from service.messages import msg
 from service.rules.scoring import Contract, contract_named
+from service.rules.seating_tables import ORIENTATIONS
 from service.rules.tournament import (
-    ORIENTATIONS,
     RULE_SECTIONS,
     Adjustment,
     Card,

@@ -24,11 +24,6 @@ from .frozen import copied_by_constructor
 from .scoring import Contract
 from .verdicts import Anomaly
 
-ORIENTATIONS: Final = ("north", "west", "south", "east", "fifth")
-"""The seats of a card in playing order (§2: counter-clockwise, the seat after North is West).
-A table of three has three of the first four; a table of five all four and ``fifth``, who
-plays after East (§16.2)."""
-
 FFT_SHAPES: Final = ((5, 4), (6, 4), (7, 3))
 """The *FFT Code*'s tournaments: 5 positions of 4 played deals, 6 of 4, or 7 of 3 (§16.1)."""
 MINUTES: Final = {3: 35, 4: 45}
@@ -147,7 +142,7 @@ class Card:
     table: int | None
     """The table's number; None when the card has none."""
     seats: tuple[str, ...]
-    """Its seats' orientations, in playing order (a subsequence of :data:`ORIENTATIONS`)."""
+    """Its seats' orientations, in playing order (a subsequence of :data:`.seating_tables.ORIENTATIONS`)."""
     players: tuple[PlayerId | None, ...]
     """The player at each seat, as written; None for a seat with no name or number."""
     deals: tuple[CardDeal, ...] = ()

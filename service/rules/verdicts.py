@@ -299,4 +299,9 @@ class SeatingFault(Verdict):
         "A player sits at a table of 3 once more than another who has sat at fewer: the tables of 3 are not "
         "spread evenly (§16.5, rule 5).",
     )
+    UNEVEN_FIVES = (
+        "uneven_fives",
+        "A player sits at a table of 5 once more than another who has sat at fewer: the tables of 5 are not "
+        "spread evenly (§16.5, rule 5).",
+    )
     FIXED_ELSEWHERE = "fixed_elsewhere", "A player fixed to a table sits at another (§16.5, rule 6)."
