@@ -62,6 +62,15 @@ def test_16_5_the_24_player_design_leaves_apart_exactly_its_groups_of_3() -> Non
     assert apart == {pair for group in groups for pair in combinations(group, 2)}
 
 
+def test_16_5_the_32_player_design_leaves_each_player_one_other_unmet() -> None:
+    design = KNOWN[32].design
+    assert len(design) == 10
+    met = meeting_positions(design, 32)
+    apart = {(a, b) for a, b in combinations(range(32), 2)} - set(met)
+    assert len(apart) == 16
+    assert sorted(x for pair in apart for x in pair) == list(range(32)), "a perfect matching"
+
+
 def test_16_5_the_affine_plane_is_the_lines_of_gf4_squared() -> None:
     plane = affine(2)
     assert len(plane) == 5

@@ -187,7 +187,10 @@ def test_16_5_a_player_who_came_late_or_left_is_no_fault_when_seating() -> None:
     # The players present now: Q came for the second position, P left after the first.
     played = (ROWS, position("AEIM", "BFJN", "CGKO", "DHLQ"))
     players = (*SIXTEEN[:-1], "Q")
-    assert check_seating(Tournament(players, 3, played, seat=1, seed="s")) == ()
+    assert check_seating(Tournament(players, 3, played, seat=1, seed="s", left=("P",))) == ()
+    # Not said to have left, P is no player: a slip of the pen (P1O for P10) is never passed over.
+    unknown = check_seating(Tournament(players, 3, played, seat=1, seed="s"))
+    assert [(f.code, f.position, f.players) for f in unknown] == [(SeatingFault.UNKNOWN_PLAYER, 0, ("P",))]
     found = [(f.code, f.position, f.players) for f in check_seating(Tournament(players, 3, played, seat=0))]
     assert found == [(SeatingFault.MISSING_PLAYER, 0, ("Q",)), (SeatingFault.UNKNOWN_PLAYER, 0, ("P",))]
 
@@ -641,6 +644,10 @@ def test_16_5_the_check_form_over_http_in_french(client: FlaskClient) -> None:
          "/played/0/seats"),
         ({"positions": 1, "played": [{"position": 1, "table": t, "seats": dict(zip(ORIENTATIONS4, four, strict=True))}
                                      for t, four in ((1, "ABCD"), (2, "EFGH"))]}, "/seat"),
+        ({"players": ["A", "B"]}, "/players"),
+        ({"teams": [{"player": "Z", "team": "Red"}]}, "/teams/0/player"),
+        ({"teams": [{"player": "A", "team": "Red"}, {"player": "A", "team": "Blue"}]}, "/teams/1/player"),
+        ({"left": ["A"]}, "/left/0"),
     ],
 )  # fmt: skip
 def test_16_5_a_seating_the_service_cannot_read_is_refused_at_its_pointer(
@@ -650,3 +657,46 @@ def test_16_5_a_seating_the_service_cannot_read_is_refused_at_its_pointer(
     r = client.post(PATH, json=body)
     assert r.status_code == 422 and r.content_type == "application/problem+json"
     assert pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+# ---- teams, players who left, and whether the constraints hold ----------------------------------
+
+
+def test_16_5_teams_are_forbidden_pairs_without_writing_them_out() -> None:
+    players = [f"P{i}" for i in range(1, 21)]
+    teams = [{"player": p, "team": f"T{i // 2 + 1}"} for i, p in enumerate(players)]  # ten couples
+    body = {"players": players, "positions": 5, "seat": "remaining", "seed": "club", "teams": teams}
+    answer = SEAT_TOURNAMENT.respond(body).answer
+    team_of = {t["player"]: t["team"] for t in teams}
+    for table in answer["seated"]:
+        names = [team_of[p] for p in table["seats"].values()]
+        assert len(set(names)) == len(names), table
+    assert answer["constraints_met"] and answer["shortfalls"] == []
+    # The same as writing every pair of a team out in `forbidden`.
+    pairs = [[a, b] for a in players for b in players if a < b and team_of[a] == team_of[b]]
+    by_pairs = SEAT_TOURNAMENT.respond({**{k: v for k, v in body.items() if k != "teams"}, "forbidden": pairs})
+    assert by_pairs.answer["seated"] == answer["seated"]
+
+
+def test_16_5_constraints_that_cannot_all_be_met_say_so() -> None:
+    # P1 and P2 never meet, yet both stay at table 1: rule 3 holds, rule 6 gives way.
+    players = [f"P{i}" for i in range(1, 9)]
+    fixed = [{"player": "P1", "table": 1}, {"player": "P2", "table": 1}]
+    body = {"players": players, "positions": 3, "seat": "remaining", "seed": "s", "forbidden": [["P1", "P2"]],
+            "fixed": fixed}  # fmt: skip
+    answer = SEAT_TOURNAMENT.respond(body).answer
+    assert answer["constraints_met"] is False
+    assert {f["code"] for f in answer["shortfalls"]} & {"forbidden_pair", "fixed_elsewhere"}
+
+
+def test_16_5_the_check_form_says_whether_the_constraints_hold() -> None:
+    played = [
+        {"position": 1, "table": 1, "seats": dict(zip(ORIENTATIONS4, "ABCD", strict=True))},
+        {"position": 1, "table": 2, "seats": dict(zip(ORIENTATIONS4, "EFGH", strict=True))},
+    ]
+    body = {"players": list("ABCDEFGH"), "positions": 2, "seat": "none", "played": played}
+    assert SEAT_TOURNAMENT.respond(body).answer["constraints_met"] is True
+    teams = [{"player": "A", "team": "x"}, {"player": "B", "team": "x"}]
+    answer = SEAT_TOURNAMENT.respond({**body, "teams": teams}).answer
+    assert answer["constraints_met"] is False
+    assert [(f["code"], f["players"]) for f in answer["faults"]] == [("forbidden_pair", ["A", "B"])]

@@ -154,6 +154,25 @@ def _other_row(body: dict[str, Any]) -> None:
     rewrite_totals(_card(body, 0))
 
 
+def _swapped(body: dict[str, Any]) -> None:
+    _card(body, 0)["seats"]["south"], _card(body, 1)["seats"]["south"] = "S4", "S3"
+
+
+def _reserve(body: dict[str, Any]) -> None:
+    """A player of the tournament whom the seating seats nowhere in position 1."""
+    body["players"].append({"id": "R1", "name": "Reserve"})
+
+
+def _reserve_on_card(body: dict[str, Any]) -> None:
+    _reserve(body)
+    _card(body, 1)["seats"]["east"] = "R1"
+
+
+def _seated_absent(body: dict[str, Any]) -> None:
+    _reserve(body)
+    body["seating"][1]["seats"]["fifth"] = "R1"
+
+
 # One row per planting: what is spoilt, the code, the pointer and the players named.
 PLANTED = [
     ("a deal's marks one ten off zero", _shift_row, "deal_not_zero_sum", "/scorecards/1/deals/2/marks/row", TABLE_4),
@@ -227,6 +246,29 @@ PLANTED = [
     ("a sixth position in a plan of five", _beyond_plan, "position_not_in_plan", "/scorecards/1/position", TABLE_4),
     ("two cards for table 3", _renumbered, "duplicate_table", "/scorecards/1/table", TABLE_4),
     ("teammates N3 and E3 at table 3", _teams, "teammates_together", "/scorecards/0/seats/east", TABLE_3),
+    (
+        "table 4's card numbered 3, beside table 3's own",
+        _set("/scorecards/1/table", 3),
+        "wrong_table_number",
+        "/scorecards/1/table",
+        TABLE_4,
+    ),
+    ("table 4's card numbered 9", _set("/scorecards/1/table", 9), "wrong_table_number", "/scorecards/1/table", TABLE_4),
+    (
+        "S3 and S4 each at the other's table",
+        _swapped,
+        "players_swapped",
+        "/scorecards/0/seats/south",
+        [*TABLE_3[:2], "S4", "E3"],
+    ),
+    (
+        "a player the seating seats nowhere in E4's place",
+        _reserve_on_card,
+        "not_seated_here",
+        "/scorecards/1/seats/east",
+        ["N4", "W4", "S4", "R1"],
+    ),
+    ("a seated player on no card", _seated_absent, "seated_absent", "/seating/1/seats/fifth", TABLE_4),
 ]
 
 

@@ -38,9 +38,13 @@ KINDS = (
     "position_not_in_plan",
     "duplicate_table",
     "teammates_together",
+    "wrong_table_number",
+    "players_swapped",
+    "not_seated_here",
+    "seated_absent",
 )
 """Each way of planting a scored error; ``seated_card_missing`` is a ``card_not_returned`` told by
-the seating."""
+the seating; the last four are told by the seating too."""
 
 
 def table_sizes(players: int, fives: bool = False) -> list[int]:
@@ -276,8 +280,44 @@ def _plant(t: Json, kind: str, rng: random.Random, c: int) -> Planted | None:
         t.pop("seating", None)  # the table renumbered would be a seated table without its card
         return Planted(t, kind, f"/scorecards/{later}/table", card_players(cards[later]))
     if kind == "teammates_together":
+        t.pop("seating", None)  # (the swap that brings them together is a fault against it too)
         return _plant_teammates(t, rng)
+    if kind in ("wrong_table_number", "players_swapped", "not_seated_here", "seated_absent"):
+        return _plant_against_seating(t, kind, rng, c) if "seating" in t else None
     raise ValueError(kind)
+
+
+def _plant_against_seating(t: Json, kind: str, rng: random.Random, c: int) -> Planted | None:
+    """A card (or the seating) changed so that the two disagree in one way."""
+    cards = t["scorecards"]
+    card = cards[c]
+    order = [o for o in ORIENTATIONS if o in card["seats"]]
+    same = [i for i, x in enumerate(cards) if x["position"] == card["position"] and i != c]
+    if kind == "wrong_table_number":
+        taken = {x["table"] for x in cards if x["position"] == card["position"]}
+        choices = [cards[i]["table"] for i in same] + [max(taken) + 1]
+        card["table"] = rng.choice(choices)
+        return Planted(t, kind, f"/scorecards/{c}/table", card_players(card))
+    if kind == "players_swapped":
+        if not same or any(p.get("team") for p in t["players"]):
+            return None  # (a player moved could sit with his teammate)
+        other = rng.choice(same)
+        o, p = rng.choice(order), rng.choice([x for x in ORIENTATIONS if x in cards[other]["seats"]])
+        card["seats"][o], cards[other]["seats"][p] = cards[other]["seats"][p], card["seats"][o]
+        first, seat = (c, o) if c < other else (other, p)
+        return Planted(t, kind, f"/scorecards/{first}/seats/{seat}", card_players(cards[first]))
+    t["players"].append({"id": "R0", "name": "Reserve"})
+    if kind == "not_seated_here":
+        o = rng.choice(order)
+        card["seats"][o] = "R0"
+        return Planted(t, kind, f"/scorecards/{c}/seats/{o}", card_players(card))
+    k = next(k for k, x in enumerate(t["seating"]) if (x["position"], x["table"]) == (card["position"], card["table"]))
+    seats = t["seating"][k]["seats"]
+    free = "fifth" if len(seats) == 4 else next((o for o in ORIENTATIONS[:4] if o not in seats), None)
+    if free is None:
+        return None
+    seats[free] = "R0"
+    return Planted(t, kind, f"/seating/{k}/seats/{free}", card_players(card))
 
 
 def _plant_teammates(t: Json, rng: random.Random) -> Planted | None:

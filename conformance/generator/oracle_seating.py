@@ -59,12 +59,24 @@ def _seats(table: Json) -> list[tuple[str, str]]:
     return [(o, table["seats"][o]) for o in PLAYING_ORDER if o in table["seats"]]
 
 
+def _never_together(request: Json) -> set[frozenset[str]]:
+    """Rule 3: the forbidden pairs, and each two players of one team."""
+    pairs = {frozenset(p) for p in request.get("forbidden") or []}
+    teams: dict[str, list[str]] = {}
+    for entry in request.get("teams") or []:
+        teams.setdefault(entry["team"], []).append(entry["player"])
+    return pairs | {frozenset(pair) for members in teams.values() for pair in combinations(members, 2)}
+
+
 def check_answer(request: Json) -> dict[str, Json]:
     """The check form's verdicts (``seat: none``): each fault without its words, the repeats, the
-    bound and what the seating reaches of it."""
+    bound and what the seating reaches of it. Of a request that seats, the faults of its positions
+    played: its players are those present, so nobody is missing, and a seat may hold a player
+    present or one who left."""
+    seating = request.get("seat", "next") != "none"
     players: list[str] = request["players"]
     fives = bool(request.get("tables_of_five"))
-    forbidden = {frozenset(p) for p in request.get("forbidden") or []}
+    forbidden = _never_together(request)
     fixed = {f["player"]: f["table"] for f in request.get("fixed") or []}
     positions = _by_position(request.get("played") or [])
     faults: list[tuple[tuple[int, int, int, int], Json]] = []
@@ -92,12 +104,12 @@ def check_answer(request: Json) -> dict[str, Json]:
                 if x in seen:
                     fault(p, "seated_twice", k, s, at, [x], table["table"])
                 seen.add(x)
-                if x not in players:
+                if x not in players and x not in (request.get("left") or []):
                     fault(p, "unknown_player", k, s, at, [x], table["table"])
                 if x in fixed and fixed[x] != table["table"]:
                     fault(p, "fixed_elsewhere", k, s, at, [x], table["table"])
         first = f"/played/{tables[0][0]}/position"
-        for x in sorted(set(players) - seen):
+        for x in [] if seating else sorted(set(players) - seen):
             fault(p, "missing_player", None, None, first, [x], None)
         if sizes_ok:
             total = sum(len(t["seats"]) for _, t in tables)
@@ -154,7 +166,7 @@ def seating_problems(request: Json, answer: Json, expected: Json) -> list[str]:
     ``expect_seating``), said plainly; none when it keeps them all."""
     problems: list[str] = []
     players = set(request["players"])
-    forbidden = {frozenset(p) for p in request.get("forbidden") or []}
+    forbidden = _never_together(request)
     fixed = {f["player"]: f["table"] for f in request.get("fixed") or []}
     played: list[Json] = request.get("played") or []
     seated: list[Json] = answer["seated"]

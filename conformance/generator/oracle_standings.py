@@ -96,6 +96,7 @@ def ref_standings(request: Json, scorer: Scorer) -> Json:
             }
         )
 
+    against = _against_seating(request)
     tables_out = []
     seen_at: set[tuple[int, str]] = set()
     numbered: set[tuple[int, int]] = set()
@@ -115,15 +116,20 @@ def ref_standings(request: Json, scorer: Scorer) -> Json:
 
         # In the card's order (§16.3): its number, its position, its seats, its return, its
         # deals, their count, its bilans.
+        view = against.get(c)
+        counts_as = table if view is None else view["number"]
         if table is None:
             flag("table_missing", f"{here}/table")
-        elif (pos, table) in numbered:
-            flag("duplicate_table", f"{here}/table")
-        else:
-            numbered.add((pos, table))
+        elif view is not None and view["number"] != table:
+            flag("wrong_table_number", f"{here}/table")
+        if counts_as is not None:
+            if (pos, counts_as) in numbered:
+                flag("duplicate_table", f"{here}/table")
+            numbered.add((pos, counts_as))
         if plan is not None and pos > plan["positions"]:
             flag("position_not_in_plan", f"{here}/position")
         teams_here: set[str] = set()
+        teams_by: set[tuple[str, str]] = set()
         for o, player in zip(order, at, strict=True):
             if player is None:
                 flag("player_missing", f"{here}/seats/{o}")
@@ -135,9 +141,14 @@ def ref_standings(request: Json, scorer: Scorer) -> Json:
             seen_at.add((pos, player))
             team = players.get(player, {}).get("team")
             if team is not None:
-                if team in teams_here:
+                if team in teams_here and (team, player) not in teams_by:
                     flag("teammates_together", f"{here}/seats/{o}")
                 teams_here.add(team)
+                teams_by.add((team, player))
+            if view is not None and o in view["seats"]:
+                flag(view["seats"][o], f"{here}/seats/{o}")
+        for absent in [] if view is None else view["absent"]:
+            flag("seated_absent", absent)
         returned = card.get("returned", True)
         rows: list[list[int]] = []
         played = 0
@@ -170,10 +181,11 @@ def ref_standings(request: Json, scorer: Scorer) -> Json:
         for s, player in enumerate(at):
             if player in bilans:
                 bilans[player].append({"position": pos, "bilan": sums[s] if returned else None})
+    stood_for = {view["seated"] for view in against.values()}
     for k, seated in enumerate(request.get("seating", [])):
         order = seats_of(seated)
         who = [seated["seats"][o] for o in order]
-        if not _has_card(request["scorecards"], seated["position"], seated["table"], who):
+        if k not in stood_for:
             named = [p for p in who if p is not None]
             report(f"seated {k}", "card_not_returned", f"/seating/{k}", seated["position"], seated["table"], named)
             for player in named:
@@ -235,16 +247,72 @@ def _contradicts(entry: Json, written: list[int], scored: list[int], taker: int 
     return contract is not None and contract != summary["contract"]
 
 
-def _has_card(cards: list[Json], position: int, table: int, who: list[str | None]) -> bool:
-    """§16.2: a seated table's card is the one of its number, else one of its position with no
-    number whose players all sit at it."""
-    if any(c["position"] == position and c.get("table") == table for c in cards):
-        return True
-    for c in cards:
-        named = {p for p in c["seats"].values() if p is not None}
-        if c["position"] == position and c.get("table") is None and named and named <= set(who):
-            return True
-    return False
+def _against_seating(request: Json) -> dict[int, Json]:
+    """§16.2-16.3, the cards against the `seating`: for each card that stands for a seated table,
+    that table (`seated`, its index), the number the card counts as, the code of each of its
+    seats the seating disagrees with (by orientation), and the pointers of the seated players
+    absent from every card of the position."""
+    seating = request.get("seating") or []
+    cards = request["scorecards"]
+    known = {p["id"] for p in request["players"]}
+
+    def names(x: Json) -> list[str]:
+        return [x["seats"][o] for o in seats_of(x) if x["seats"][o] is not None]
+
+    home: dict[tuple[int, str], int] = {}
+    for k in range(len(seating) - 1, -1, -1):
+        for player in names(seating[k]):
+            home[(seating[k]["position"], player)] = k
+    stands: dict[int, int] = {}
+    for c, card in enumerate(cards):
+        mine = set(names(card))
+        ranked = [
+            (len(mine & set(names(x))), x["table"] == card.get("table"), -k)
+            for k, x in enumerate(seating)
+            if x["position"] == card["position"]
+        ]
+        ranked = [r for r in ranked if r[0] or r[1]]
+        if ranked:
+            stands[c] = -max(ranked)[2]
+    on_cards = {(card["position"], p) for card in cards for p in names(card)}
+    on_own = {(cards[c]["position"], p) for c, k in stands.items() for p in names(cards[c])
+              if home.get((cards[c]["position"], p)) == k}  # fmt: skip
+    out: dict[int, Json] = {}
+    strays: list[tuple[int, str, str, int | None]] = []  # card, orientation, player, seated table index
+    for c, k in stands.items():
+        card = cards[c]
+        out[c] = {"seated": k, "number": seating[k]["table"], "seats": {}, "absent": [], "doubles": 0}
+        for o in seats_of(card):
+            player = card["seats"][o]
+            if player is None or player not in known or home.get((card["position"], player)) == k:
+                continue
+            if (card["position"], player) in on_own:
+                out[c]["doubles"] += 1
+            else:
+                strays.append((c, o, player, home.get((card["position"], player))))
+    paired: set[tuple[int, str]] = set()
+    for a, (c, o, _, at) in enumerate(strays):
+        if (c, o) in paired or at is None:
+            continue
+        for d, p, _, back in strays[a + 1 :]:
+            if (d, p) not in paired and stands.get(d) == at and back == stands[c]:
+                paired |= {(c, o), (d, p)}
+                out[c]["seats"][o] = "players_swapped"
+                break
+    for c, k in stands.items():
+        card = cards[c]
+        seated = seating[k]
+        missing = [o for o in seats_of(seated) if seated["seats"][o] is not None
+                   and (seated["position"], seated["seats"][o]) not in on_cards]  # fmt: skip
+        written = [card["seats"][o] for o in seats_of(card)]
+        good = [p for p in written if p is not None and p in known]
+        missing = missing[out[c]["doubles"] + len(written) - len(set(good)) :]
+        for d, o, _, _ in strays:
+            if d == c and (c, o) not in paired:
+                out[c]["seats"][o] = "not_seated_here"
+                missing = missing[1:]
+        out[c]["absent"] = [f"/seating/{k}/seats/{o}" for o in missing]
+    return out
 
 
 def _tie(bilans: list[Json], tie_break: str) -> tuple[int, ...]:

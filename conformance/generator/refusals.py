@@ -28,13 +28,16 @@ DEAL_SEED = 1
 
 
 def spoilt(request: Json, pointer: str, value: Json) -> Json:
-    """A copy of ``request`` with ``value`` at ``pointer`` (its tokens plain keys and indexes), or
-    without what is there when ``value`` is REMOVED."""
+    """A copy of ``request`` with ``value`` at ``pointer`` (its tokens plain keys and indexes, or
+    ``-`` past a list's end), or without what is there when ``value`` is REMOVED."""
     out = copy.deepcopy(request)
     *path, last = pointer[1:].split("/")
     parent = out
     for token in path:
         parent = parent[int(token) if isinstance(parent, list) else token]
+    if isinstance(parent, list) and last == "-":
+        parent.append(value)  # the JSON pointer past a list's end: an item added
+        return out
     key = int(last) if isinstance(parent, list) else last
     if value is REMOVED:
         del parent[key]

@@ -45,8 +45,8 @@ def seating_pointers(request: Json, answer: Json) -> list[str]:
 
 def seating_reference(request: Json, answer: Json) -> dict[str, Json]:
     """What the reference model says: all of the check form; of the seat form, the bound, the
-    tables and the faults of the positions played (none in the kit's)."""
-    model = check_answer({**request, "seat": "none"})
+    tables and the faults of the positions played."""
+    model = check_answer(request)
     if request.get("seat") == "none":
         known = {key: model[key] for key in ("bound", "table_sizes", "repeats", "without_repeats", "repeat_free",
                                              "meets_bound")}  # fmt: skip
@@ -56,7 +56,12 @@ def seating_reference(request: Json, answer: Json) -> dict[str, Json]:
         for k, fault in enumerate(model["faults"]):
             out |= {f"/faults/{k}/{f}": fault[f] for f in FAULT_FIELDS}
         return out
-    return {"/bound": model["bound"], "/table_sizes": model["table_sizes"]}
+    out = {"/bound": model["bound"], "/table_sizes": model["table_sizes"]}
+    if not model["faults"]:
+        out["/faults"] = []
+    for k, fault in enumerate(model["faults"]):
+        out |= {f"/faults/{k}/{f}": fault[f] for f in FAULT_FIELDS}
+    return out
 
 
 def seating_tags(request: Json, answer: Json | None) -> set[str]:
@@ -252,6 +257,16 @@ def seat_cases(kit: Kit) -> None:
         (16, "12 players over 5 positions: three tables cannot keep anyone apart after the first position, but no "
          "pair need meet three times.",
          {"players": players(12), "positions": 5, "seat": "remaining", "seed": "kit"}, 30, 2),
+        (17, "20 players in ten teams of two over 5 positions: teammates never at one table.",
+         {"players": players(20), "positions": 5, "seat": "remaining", "seed": "kit",
+          "teams": [{"player": f"P{i}", "team": f"T{(i + 1) // 2}"} for i in range(1, 21)]}, 4, 2),
+        (18, "20 players, 2 positions played elsewhere, P1O written for P10 at one seat: a seat that holds no player "
+         "is a fault, never passed over.",
+         {"players": players(20), "positions": 5, "seed": "kit",
+          "played": spoilt(grid(5, 2), "/0/seats/north", "P1O")}, 0, 1),
+        (19, "20 players, 2 positions played elsewhere, P1 gone after them (`left`) and P21 come: no fault.",
+         {"players": [*players(20)[1:], "P21"], "positions": 5, "seed": "kit", "left": ["P1"],
+          "played": grid(5, 2)}, 0, 1),
     ]  # fmt: skip
     for number, description, request, repeats, most in rows:
         answer = kit.add(t, number, description, RULES, [], request)

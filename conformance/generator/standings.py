@@ -188,6 +188,17 @@ PLANTED: list[tuple[int, str, list[str], list[Change], str, str]] = [
      [("/scorecards/1/table", 3), ("/seating", REMOVED)], "duplicate_table", "/scorecards/1/table"),
     (16, "N3 and E3 of one team at table 3: teammates never meet.", ["16.3", "16.4"], TEAMS,
      "teammates_together", "/scorecards/0/seats/east"),
+    (17, "Table 4's card numbered 3, beside table 3's own: its players were seated at table 4.", ["16.2", "16.3"],
+     [("/scorecards/1/table", 3)], "wrong_table_number", "/scorecards/1/table"),
+    (18, "S3 and S4 each written at the other's table.", ["16.2", "16.3"],
+     [("/scorecards/0/seats/south", "S4"), ("/scorecards/1/seats/south", "S3")],
+     "players_swapped", "/scorecards/0/seats/south"),
+    (19, "R1, a player the seating seats nowhere in position 1, written at table 4 in E4's place.", ["16.2", "16.3"],
+     [("/players/-", {"id": "R1", "name": "Reserve"}), ("/scorecards/1/seats/east", "R1")],
+     "not_seated_here", "/scorecards/1/seats/east"),
+    (20, "The seating puts R1 at table 4 too, as its fifth: he is on no card.", ["16.2", "16.3"],
+     [("/players/-", {"id": "R1", "name": "Reserve"}), ("/seating/1/seats/fifth", "R1")],
+     "seated_absent", "/seating/1/seats/fifth"),
 ]
 # fmt: on
 

@@ -4,11 +4,11 @@ kit case's ``expect_seating`` asks of a seating answer.
 A seating is not one answer: any that keeps the rules is right. So a seating case does not
 expect the tables, it expects the answer's ``seated`` tables to be a seating of the request:
 the positions asked for, each seating every player present once at tables of the expected
-sizes numbered from 1, the seats a table of its size has; no forbidden pair at a table; fixed
-players at their table; the tables of 3, and those of 5, in turn (after each position, two
-players' counts of them differ by one at most); over the positions played and seated, no more pairs meeting twice
-than the case allows and none more often than it allows; and the answer's ``repeats`` listing
-exactly the pairs that meet more than once, with how many times.
+sizes numbered from 1, the seats a table of its size has; no forbidden pair (nor two teammates)
+at a table; fixed players at their table; the tables of 3, and those of 5, in turn (after each
+position, two players' counts of them differ by one at most); over the positions played and
+seated, no more pairs meeting twice than the case allows and none more often than it allows;
+and the answer's ``repeats`` listing exactly the pairs that meet more than once, with how many times.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
     players: list[str] = list(request["players"])
     present = set(players)
     forbidden = {frozenset(pair) for pair in request.get("forbidden") or [] if len(set(pair)) == 2}
+    team_of = {entry["player"]: entry["team"] for entry in request.get("teams") or []}
+    forbidden |= {frozenset((a, b)) for a in team_of for b in team_of if a < b and team_of[a] == team_of[b]}
     fixed = {entry["player"]: entry["table"] for entry in request.get("fixed") or []}
     sizes = Counter({SIZES[k]: v for k, v in expected["tables"].items() if v})
     history: list[list[list[str]]] = []

@@ -30,10 +30,11 @@ from service.rules.cards import (
 from service.rules.deal import Status
 from service.rules.dealing import PACKETS
 from service.rules.excuse import ExcuseOutcome
+from service.rules.ranking import TieBreak
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
 from service.rules.seating_tables import ORIENTATIONS
 from service.rules.table import PLAYER_COUNTS
-from service.rules.tournament import Sanction, Source, TieBreak
+from service.rules.tournament import Sanction, Source
 from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
 from service.rules.verdicts import (
     Anomaly,

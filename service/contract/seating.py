@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import fields
 
 from service.messages import msg
 from service.rules.seating import Seating, Tournament, seat_tournament
@@ -27,107 +27,66 @@ from service.rules.seating_check import Fault
 from service.rules.seating_tables import (
     MAX_PLAYERS,
     MAX_POSITIONS,
+    MIN_PLAYERS,
     ORIENTATIONS,
     Position,
     SeatedTable,
     composition,
 )
-from service.rules.shuffle import SEED_MAX_LENGTH, utf8_writable
+from service.rules.shuffle import SEED_MAX_LENGTH
 from service.rules.verdicts import SeatingFault
 from service.texts import render
 
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema
 from .declaration import Answered, Operation
 from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
-from .problems import Coded, Hint
-from .standings import seat_order
+from .problems import Hint
+from .tournament_tables import (
+    MAX_SEATED_TABLES,
+    SeatedTableAnswerSchema,
+    SeatedTableSchema,
+    player_id,
+    table_number,
+    writable,
+)
 
-ID_MAX_LENGTH = 40
-"""The longest player id: a tournament number (« N3 ») or a licence number, with room."""
-MAX_TABLES = MAX_POSITIONS * MAX_PLAYERS // 3
-"""The most seated tables ``played`` lists: every position of the largest tournament at tables of 3."""
 SEATING_MAX_BYTES = 256 * 1024
 """Largest request body: 200 players' 14 positions played, each seat's id written out, are some
 100 KiB of JSON, over the 64 KiB other single requests take."""
 MAX_FORBIDDEN = 1000
 """The most forbidden pairs: teams of 5 in a 200-player tournament make 400."""
+TEAM_MAX_LENGTH = 80
+"""The longest team name, as the standings take it."""
 
+CONSTRAINTS = frozenset({SeatingFault.FORBIDDEN_PAIR, SeatingFault.FIXED_ELSEWHERE})
+"""The faults of the request's constraints (rules 3 and 6)."""
 SEAT_MODES = {"next": 1, "remaining": -1, "none": 0}
 """The values of ``seat``: the positions each seats (-1: every one left)."""
 
 
-def _writable(value: str) -> bool:
-    # JSON allows a lone surrogate, which UTF-8, and so the answer, cannot write.
-    if not utf8_writable(value):
-        raise ValidationError(Coded("invalid", msg("error.text_unicode")))
-    return True
-
-
-def player_id(description: str, **kwargs: Any) -> StrictString:
-    return StrictString(
-        validate=[Length(min=1, max=ID_MAX_LENGTH), _writable],
-        metadata={"description": description},
-        **kwargs,
-    )
-
-
-class SeatsSchema(StrictSchema):
-    """A table's players by orientation, as a scorecard's ``seats`` (rules.md §16.2): 3, 4 or 5 of
-    them, a fifth only beside the four."""
-
-    north = player_id("The player at north.")
-    west = player_id("The player at west.")
-    south = player_id("The player at south.")
-    east = player_id("The player at east.")
-    fifth = player_id("The fifth player (a table of five only), who plays after east.")
-
-
-class TableSchema(StrictSchema):
-    position = StrictInteger(
+class TeamSchema(StrictSchema):
+    player = player_id("The player's id: one of `players` (or of `left`).", required=True)
+    team = StrictString(
         required=True,
-        validate=Range(min=1, max=MAX_POSITIONS),
-        metadata={"description": "The position's number, from 1."},
+        validate=Length(min=1, max=TEAM_MAX_LENGTH),
+        metadata={"description": "His team's name: teammates never sit at one table."},
     )
-    table = StrictInteger(
-        required=True,
-        validate=Range(min=1, max=MAX_PLAYERS),
-        metadata={"description": "The table's number, from 1."},
-    )
-    seats = StrictNested(
-        SeatsSchema,
-        required=True,
-        metadata={"description": "Its players by orientation: the scorecard's `seats`."},
-    )
-
-    def check(self, data: dict[str, Any]) -> None:
-        errors = Errors()
-        with IF_LOADED:
-            seat_order(data["seats"], errors)
-        errors.raise_any()
-
-    def build(self, data: dict[str, Any]) -> tuple[int, SeatedTable]:
-        at = tuple(o for o in ORIENTATIONS if o in data["seats"])
-        return data["position"], SeatedTable(data["table"], tuple(data["seats"][o] for o in at), at)
 
 
 class FixedSchema(StrictSchema):
     player = player_id("The player's id: one of `players`.", required=True)
-    table = StrictInteger(
-        required=True,
-        validate=Range(min=1, max=MAX_PLAYERS),
-        metadata={"description": "The table he stays at, by its number."},
-    )
+    table = table_number(required=True)
 
 
 class SeatingRequest(StrictSchema):
     players = BoundedList(
         player_id("A player's id (his tournament number, « N3 », or any other)."),
         required=True,
-        validate=Length(min=1, max=MAX_PLAYERS),
+        validate=Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
         metadata={
             "uniqueItems": True,
-            "description": "The players present, by their ids, each once; in the check form (`seat: none`), every "
-            "player of the tournament.",
+            "description": "The players present, by their ids, each once (3 at least: one table of 3); in the check "
+            "form (`seat: none`), every player of the tournament.",
         },
     )
     positions = StrictInteger(
@@ -136,9 +95,9 @@ class SeatingRequest(StrictSchema):
         metadata={"description": "How many positions the tournament has in all (the *FFT Code*'s shapes: 5, 6 or 7)."},
     )
     played = BoundedList(
-        StrictNested(TableSchema),
+        StrictNested(SeatedTableSchema),
         load_default=None,
-        validate=Length(max=MAX_TABLES),
+        validate=Length(max=MAX_SEATED_TABLES),
         metadata={
             "description": "The tables of the positions played, from position 1 on: as the answers' `seated` gave "
             "them, or as they were played (the standings' `seating` takes the same list). Absent: none."
@@ -159,6 +118,25 @@ class SeatingRequest(StrictSchema):
         validate=Length(max=MAX_FORBIDDEN),
         metadata={"description": "Pairs of players who never sit at one table (teammates), each two ids."},
     )
+    teams = BoundedList(
+        StrictNested(TeamSchema),
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+        metadata={
+            "description": "Each player's team, as the standings take it (a player listed once): teammates never sit "
+            "at one table, as if each two of a team were a `forbidden` pair."
+        },
+    )
+    left = BoundedList(
+        player_id("A player's id."),
+        load_default=None,
+        validate=Length(max=MAX_PLAYERS),
+        metadata={
+            "uniqueItems": True,
+            "description": "Players who played positions and are no longer present. A seat of `played` holds a "
+            "player present or one who left; any other id is no player (`unknown_player`).",
+        },
+    )
     fixed = BoundedList(
         StrictNested(FixedSchema),
         load_default=None,
@@ -174,7 +152,7 @@ class SeatingRequest(StrictSchema):
     )
     seed = StrictString(
         load_default=None,
-        validate=[Length(min=1, max=SEED_MAX_LENGTH), _writable],
+        validate=[Length(min=1, max=SEED_MAX_LENGTH), writable],
         metadata={
             "description": "Any text the draw comes from: the same request and seed, the same seating, on any "
             "machine; another seed, another draw. Needed to seat; not read by the check form."
@@ -203,6 +181,8 @@ class SeatingRequest(StrictSchema):
         with IF_LOADED:
             self._check_fixed(errors, data["fixed"] or [], data["players"])
         with IF_LOADED:
+            self._check_left_and_teams(errors, data["players"], data["left"] or [], data["teams"] or [])
+        with IF_LOADED:
             tables = composition(len(set(data["players"])), data["tables_of_five"])
             if data["seat"] != "none" and tables is not None:
                 count = tables.fours + tables.threes + tables.fives
@@ -222,7 +202,7 @@ class SeatingRequest(StrictSchema):
 
     @staticmethod
     def _check_played(errors: Errors, played: list[Any], positions: int, seat: str) -> None:
-        numbers = [number for number, _ in played]
+        numbers = [table.position for table in played]
         for i, number in enumerate(numbers):
             if number > positions:
                 said = msg("error.positions_played.beyond", position=number, positions=positions)
@@ -246,25 +226,50 @@ class SeatingRequest(StrictSchema):
                 errors.add(("fixed", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
             seen.add(pid)
 
+    @staticmethod
+    def _check_left_and_teams(errors: Errors, players: list[str], left: list[str], teams: list[dict[str, Any]]) -> None:
+        present = set(players)
+        for i, pid in enumerate(left):
+            if pid in present or pid in left[:i]:
+                errors.add(("left", i), "duplicate_player", msg("error.player_listed_twice", player=pid))
+        known = present | set(left)
+        seen: set[str] = set()
+        for i, entry in enumerate(teams):
+            pid = entry["player"]
+            if pid not in known:
+                errors.add(("teams", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
+            elif pid in seen:
+                errors.add(("teams", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
+            seen.add(pid)
+
     def build(self, data: dict[str, Any]) -> SeatingQuery:
-        given: list[tuple[int, SeatedTable]] = data["played"] or []
-        count = max((number for number, _ in given), default=0)
+        given: list[SeatedTable] = data["played"] or []
+        count = max((table.position for table in given), default=0)
         where: list[list[int]] = [[] for _ in range(count)]
-        for i, (number, _) in enumerate(given):
-            where[number - 1].append(i)
-        played = tuple(tuple(given[i][1] for i in indexes) for indexes in where)
+        for i, table in enumerate(given):
+            where[table.position - 1].append(i)
+        played = tuple(tuple(given[i] for i in indexes) for indexes in where)
         mode = SEAT_MODES[data["seat"]]
         tournament = Tournament(
             players=tuple(data["players"]),
             positions=data["positions"],
             played=played,
             seat=data["positions"] - len(played) if mode < 0 else mode,
-            forbidden=tuple((a, b) for a, b in data["forbidden"] or ()),
+            forbidden=tuple((a, b) for a, b in data["forbidden"] or ()) + teammates(data["teams"] or []),
             fixed=tuple((entry["player"], entry["table"]) for entry in data["fixed"] or ()),
             fives=data["tables_of_five"],
             seed=data["seed"] or "",
+            left=tuple(data["left"] or ()),
         )
         return SeatingQuery(tournament, tuple(tuple(indexes) for indexes in where))
+
+
+def teammates(teams: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
+    """Each two players of one team: a forbidden pair."""
+    members: dict[str, list[str]] = {}
+    for entry in teams:
+        members.setdefault(entry["team"], []).append(entry["player"])
+    return tuple((a, b) for players in members.values() for i, a in enumerate(players) for b in players[i + 1 :])
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,24 +282,6 @@ class SeatingQuery:
 
 
 # ---- the answer ---------------------------------------------------------------------------------
-
-
-class SeatedSeatsSchema(AnswerSchema):
-    north = StrictString(required=True)
-    west = StrictString(metadata={"description": "Not at a table of 3 (a reading: West stays empty)."})
-    south = StrictString(required=True)
-    east = StrictString(required=True)
-    fifth = StrictString(metadata={"description": "At a table of 5 only."})
-
-
-class SeatedTableSchema(AnswerSchema):
-    position = StrictInteger(required=True, metadata={"description": "The position's number, from 1."})
-    table = StrictInteger(required=True, metadata={"description": "The table's number, from 1."})
-    seats = fields.Nested(
-        SeatedSeatsSchema,
-        required=True,
-        metadata={"description": "Its players by orientation, as a scorecard's `seats` takes them."},
-    )
 
 
 class TableSizesSchema(AnswerSchema):
@@ -331,7 +318,7 @@ class SeatingIssueSchema(AnswerSchema):
 
 class SeatingResponse(AnswerSchema):
     seated = fields.List(
-        fields.Nested(SeatedTableSchema),
+        fields.Nested(SeatedTableAnswerSchema),
         required=True,
         metadata={
             "description": "The tables of the positions seated now, position by position, table by table (none in "
@@ -403,6 +390,14 @@ class SeatingResponse(AnswerSchema):
         required=True,
         metadata={"description": "The search stopped at its cap: the best seating found, its repeats listed."},
     )
+    constraints_met = StrictBoolean(
+        required=True,
+        metadata={
+            "description": "No forbidden pair (nor two teammates) at one table and every fixed player at his table: "
+            "in the positions seated, or in the check form in the positions played. When false, `shortfalls` (or "
+            "`faults`) say where."
+        },
+    )
 
 
 def _pointer(fault: Fault, root: str, where: tuple[tuple[int, ...], ...], position: Position) -> str:
@@ -472,6 +467,9 @@ def dump_seating(seating: Seating, query: SeatingQuery, language: str) -> dict[s
         "seed": req.seed or None,
         "work": seating.work,
         "capped": seating.capped,
+        "constraints_met": not any(
+            f.code in CONSTRAINTS for f in (seating.faults if query.tournament.seat <= 0 else seating.shortfalls)
+        ),
     }
 
 

@@ -17,18 +17,17 @@ from typing import Any
 from marshmallow import fields
 
 from service.messages import msg
+from service.rules.ranking import TieBreak
 from service.rules.scoring import Contract, contract_named
-from service.rules.seating_tables import ORIENTATIONS
+from service.rules.seating_tables import MAX_PLAYERS, MAX_POSITIONS, ORIENTATIONS
 from service.rules.tournament import (
     RULE_SECTIONS,
     Adjustment,
-    Card,
     CardDeal,
     Control,
     Entrant,
     Plan,
-    SeatedTable,
-    TieBreak,
+    Scorecard,
     Tournament,
     control,
 )
@@ -52,31 +51,24 @@ from .fields import (
 from .games import GameDealSchema, dealt_again, load_entry, sheet_row
 from .problems import pointer
 from .scoring import check_contract
+from .tournament_tables import MAX_SEATED_TABLES, MAX_TABLE_NUMBER, SeatedTableSchema, player_id, seat_order
 
 STANDINGS_MAX_BYTES = 1024 * 1024
 """Largest request body: a tournament of 200 players over 7 positions, its deals as summaries
 with their written marks, is some 600 KiB of JSON."""
-MAX_PLAYERS = 400
-MAX_CARDS = 1000
+MAX_CARDS = MAX_SEATED_TABLES
 """Most scorecards (and seated tables, and adjustments): 200 players over 20 positions."""
-MAX_POSITIONS = 20
 MAX_DEALS = 10
 """Most deals the plan may give a position (the *FFT Code*'s are 3 and 4)."""
 CARD_MAX_DEALS = 20
 """Most deals on one card: a position's played deals and the deals dealt again among them."""
-MAX_TABLE = 1000
 MAX_MARK = 100_000
 """Largest mark a card may carry, either way: a deal's marks are some thousands at most (§9)."""
-ID_LENGTH = 40
 NAME_LENGTH = 80
 
 
-def _player_id(description: str, **kwargs: Any) -> StrictString:
-    return StrictString(validate=Length(min=1, max=ID_LENGTH), metadata={"description": description}, **kwargs)
-
-
 class StandingsPlayerSchema(StrictSchema):
-    id = _player_id("The player's tournament number, e.g. `N3` (often his starting seat).", required=True)
+    id = player_id("The player's tournament number, e.g. `N3` (often his starting seat).", required=True)
     name = StrictString(required=True, validate=Length(min=1, max=NAME_LENGTH))
     team = StrictString(
         load_default=None,
@@ -97,7 +89,7 @@ class StandingsPlanSchema(StrictSchema):
 
 
 def _seat(orientation: str) -> StrictString:
-    return _player_id(
+    return player_id(
         f"The player at {orientation}, by his tournament number; null for a seat whose name and number are "
         "missing (a scored error, rules.md §16.3).",
         allow_none=True,
@@ -170,7 +162,7 @@ class ScorecardSchema(StrictSchema):
     position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
     table = StrictInteger(
         load_default=None,
-        validate=Range(min=1, max=MAX_TABLE),
+        validate=Range(min=1, max=MAX_TABLE_NUMBER),
         metadata={"description": "The table's number; left out or null when the card has none (a scored error)."},
     )
     seats = StrictNested(ScorecardSeatsSchema, required=True)
@@ -214,16 +206,6 @@ class ScorecardSchema(StrictSchema):
         errors.raise_any()
 
 
-def seat_order(seats: dict[str, Any], errors: Errors) -> tuple[str, ...] | None:
-    """A table's orientations in playing order; None, and a fault, when it has not 3, 4 or 5
-    seats or a fifth seat without the four orientations."""
-    order = tuple(o for o in ORIENTATIONS if o in seats)
-    if not 3 <= len(order) <= 5 or ("fifth" in order and len(order) != 5):
-        errors.add(("seats",), "seats_count", msg("error.seats_count"))
-        return None
-    return order
-
-
 def _check_deal(entry: dict[str, Any], order: tuple[str, ...], errors: Errors, path: tuple[str | int, ...]) -> None:
     n = len(order)
     given = [name for name in ("summary", "record", "not_played") if entry.get(name) is not None]
@@ -250,20 +232,8 @@ def _check_deal(entry: dict[str, Any], order: tuple[str, ...], errors: Errors, p
         check_contract(marks["contract"], FFT, errors, (*path, "marks", "contract"))
 
 
-class StandingsSeatedTableSchema(StrictSchema):
-    position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
-    table = StrictInteger(required=True, validate=Range(min=1, max=MAX_TABLE))
-    seats = StrictNested(ScorecardSeatsSchema, required=True)
-
-    def check(self, data: dict[str, Any]) -> None:
-        errors = Errors()
-        with IF_LOADED:
-            seat_order(data["seats"], errors)
-        errors.raise_any()
-
-
 class StandingsAdjustmentSchema(StrictSchema):
-    player = _player_id("The player's tournament number.", required=True)
+    player = player_id("The player's tournament number.", required=True)
     position = StrictInteger(required=True, validate=Range(min=1, max=MAX_POSITIONS))
     points = StrictInteger(
         required=True,
@@ -296,7 +266,7 @@ class StandingsRequest(StrictSchema):
         metadata={"description": "One card per table per position, as North brought it (rules.md §16.2)."},
     )
     seating = BoundedList(
-        StrictNested(StandingsSeatedTableSchema),
+        StrictNested(SeatedTableSchema),
         load_default=list,
         validate=Length(max=MAX_CARDS),
         metadata={
@@ -321,8 +291,8 @@ class StandingsRequest(StrictSchema):
                 known.add(entrant["id"])
             with IF_LOADED:
                 for j, seated in enumerate(data["seating"]):
-                    for orientation, player in seated["seats"].items():
-                        if player is not None and player not in known:
+                    for orientation, player in zip(seated.at, seated.seats, strict=True):
+                        if player not in known:
                             said = msg("error.not_a_player", player=player)
                             errors.add(("seating", j, "seats", orientation), "not_a_player", said)
             with IF_LOADED:
@@ -333,7 +303,7 @@ class StandingsRequest(StrictSchema):
         with IF_LOADED:
             seated_at: set[tuple[int, int]] = set()
             for j, seated in enumerate(data["seating"]):
-                key = (seated["position"], seated["table"])
+                key = (seated.position, seated.table)
                 if key in seated_at:
                     errors.add(("seating", j, "table"), "table_seated_twice", msg("error.table_seated_twice"))
                 seated_at.add(key)
@@ -488,7 +458,7 @@ class StandingsResponse(AnswerSchema):
     )
 
 
-def _card(sc: dict[str, Any], language: str) -> tuple[Card, list[dict[str, Any]]]:
+def _card(sc: dict[str, Any], language: str) -> tuple[Scorecard, list[dict[str, Any]]]:
     """A loaded scorecard as the core reads it, and each deal's row of the answer."""
     order = tuple(o for o in ORIENTATIONS if o in sc["seats"])
     n = len(order)
@@ -527,7 +497,7 @@ def _card(sc: dict[str, Any], language: str) -> tuple[Card, list[dict[str, Any]]
         row |= {"played": played, "scored": None if scored is None else list(scored), "marks": list(deal.counted)}
         rows.append(row)
     totals = sc["totals"]
-    card = Card(
+    card = Scorecard(
         sc["position"],
         sc["table"],
         order,
@@ -551,10 +521,7 @@ def tournament_of(req: dict[str, Any], language: str) -> tuple[Tournament, list[
         cards.append(card)
         rows.append(card_rows)
     plan = req["plan"]
-    seating = tuple(
-        SeatedTable(s["position"], s["table"], tuple(s["seats"][o] for o in ORIENTATIONS if o in s["seats"]))
-        for s in req["seating"]
-    )
+    seating = tuple(req["seating"])
     tournament = Tournament(
         tuple(Entrant(p["id"], p["name"], p["team"]) for p in req["players"]),
         tuple(cards),

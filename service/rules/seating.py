@@ -59,6 +59,9 @@ class Tournament:
     seed: str = ""
     work_cap: int = WORK_CAP
     """The most work each plan does."""
+    left: tuple[str, ...] = ()
+    """Players who played positions and are no longer present: a seat of the positions played
+    may hold them, or a player present; anyone else is no player (a fault)."""
 
     @property
     def rules(self) -> Rules:
@@ -105,10 +108,11 @@ def check_seating(tournament: Tournament) -> tuple[Fault, ...]:
     """The faults of the positions played, by the rules of the seating. In the check form
     (``seat`` 0) the players are the tournament's: each position must seat each of them once, and
     no one else. When the request seats, they are the players present: a player who came late is
-    missing from the positions before, and one who left sits in them, and neither is a fault."""
+    missing from the positions before, and one who left (listed in ``left``) sits in them, and
+    neither is a fault; a seat that holds neither is."""
     t = tournament
     roster = frozenset(t.players) if t.seat <= 0 else None
-    return tuple(faults(t.played, roster, t.rules))
+    return tuple(faults(t.played, roster, t.rules, known=frozenset(t.players) | frozenset(t.left)))
 
 
 def seat_tournament(tournament: Tournament) -> Seating:
@@ -178,7 +182,7 @@ def _numbered(groups: Groups, position: int, ids: list[str], fixed: list[int], s
     for g in sorted(range(count), key=lambda g: number[g]):
         seats = list(groups[g])
         draw.shuffle(seats)
-        tables.append(SeatedTable(number[g], tuple(ids[x] for x in seats), orientations(len(seats))))
+        tables.append(SeatedTable(number[g], tuple(ids[x] for x in seats), orientations(len(seats)), position + 1))
     return tuple(tables)
 
 

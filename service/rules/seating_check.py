@@ -49,11 +49,18 @@ class Rules:
 
 
 def faults(
-    positions: tuple[Position, ...], roster: frozenset[str] | None, t: Rules, first: int = 0, repeats: bool = True
+    positions: tuple[Position, ...],
+    roster: frozenset[str] | None,
+    t: Rules,
+    first: int = 0,
+    repeats: bool = True,
+    known: frozenset[str] | None = None,
 ) -> list[Fault]:
     """The faults of ``positions`` from the one at index ``first`` (those before count for the
     meetings and the odd tables); ``roster``: the players each position must seat, when it is
-    known; ``repeats``: whether repeated meetings are faults to list."""
+    known; ``known``: the players a seat may hold (the roster, when None); ``repeats``: whether
+    repeated meetings are faults to list."""
+    known = roster if known is None else known
     found: list[Fault] = []
     forbidden: set[tuple[str, str]] = set()
     for one, other in t.forbidden:
@@ -102,7 +109,7 @@ def faults(
                         found.append(Fault(SeatingFault.SEATED_TWICE, message, p, k, s, (pid,)))
                 else:
                     seen[pid] = k
-                if roster is not None and pid not in roster and said:
+                if known is not None and pid not in known and said:
                     message = msg("seating.fault.unknown_player", player=pid, position=number, table=table.table)
                     found.append(Fault(SeatingFault.UNKNOWN_PLAYER, message, p, k, s, (pid,)))
                 if pid in fixed and fixed[pid] != table.table and said:

@@ -13,12 +13,13 @@ mathematical facts, so the seating builds them here instead of searching for the
   every player but the fixed ones. A base position whose differences cover each pair's
   difference once gives a design of ``m`` positions: 24 players over 7 (``m = 7``, three fixed
   players; the players of each *group* ``{(x, 0), (x, 1), (x, 2)}``, and the three fixed players,
-  never meet), 28 over 9 (``m = 9``, every pair meets once), 40 over 13 (``m = 13``, every pair
-  once) and 32 over 10 (``m = 10``, two fixed players; each player misses one other, ``x`` and
-  ``x + 5`` on a level, and the two fixed players).
+  never meet), 28 over 9 (``m = 9``, every pair meets once) and 40 over 13 (``m = 13``, every
+  pair once, the lines of PG(3, 3) in 13 spreads);
+- **32 players over 10 positions**, for which we know no construction: kept as it was printed
+  (the social golfer problem's famous instance), each player missing exactly one other.
 
-The base positions were found once by a search over their differences, and each design is held
-by the tests to be what it claims (tests/test_rules_16_designs.py).
+The base positions were found once by an exact-cover search over their differences, and each
+design is held by the tests to be what it claims (tests/test_rules_16_designs.py).
 """
 
 from __future__ import annotations
@@ -112,6 +113,37 @@ _BASE_28: Final = (
     ((8, 0), (4, 1), (6, 2), (7, 2)),
     ((7, 1), (3, 2), (5, 2), (8, 2)),
 )
+_BASE_40: Final = (
+    ((0, FIXED), (0, 0), (0, 1), (8, 2)),
+    ((1, 0), (5, 0), (4, 2), (5, 2)),
+    ((2, 0), (3, 0), (9, 2), (12, 2)),
+    ((4, 0), (11, 0), (5, 1), (10, 1)),
+    ((6, 0), (9, 0), (7, 2), (11, 2)),
+    ((7, 0), (12, 0), (2, 1), (4, 1)),
+    ((8, 0), (10, 0), (6, 1), (12, 1)),
+    ((1, 1), (11, 1), (0, 2), (2, 2)),
+    ((3, 1), (7, 1), (3, 2), (10, 2)),
+    ((8, 1), (9, 1), (1, 2), (6, 2)),
+)
+
+# 32 players over 10 positions: no construction is known to us, so the design is kept as written
+# (CSPLib problem 10's instance, first found by Aguado, 2004): each player misses exactly one
+# other. Its players are numbered in the order of the letters it was printed with.
+_PLAYED_32: Final = tuple(
+    tuple(tuple(int(x) for x in table.split(".")) for table in position.split())
+    for position in (
+        "0.1.2.3 4.5.6.7 8.9.10.11 12.13.14.15 16.17.18.19 20.21.22.23 24.25.26.27 28.29.30.31",
+        "0.4.8.28 1.7.18.22 3.5.10.31 15.19.21.26 12.16.20.24 2.6.17.23 11.13.25.30 9.14.27.29",
+        "0.21.27.30 1.23.26.28 3.6.13.24 5.11.14.16 7.10.12.17 2.9.15.20 4.18.25.31 8.19.22.29",
+        "0.11.18.24 1.10.19.25 3.9.17.26 5.15.22.30 6.14.21.31 2.8.16.27 4.12.23.29 7.13.20.28",
+        "0.10.13.22 1.4.15.27 3.7.8.30 14.19.23.24 11.17.20.31 2.21.25.28 5.9.12.18 6.16.26.29",
+        "0.9.23.31 1.5.24.29 3.14.18.28 8.13.17.21 6.10.20.27 2.12.19.30 4.11.22.26 7.15.16.25",
+        "0.5.19.20 1.6.9.30 3.4.16.21 13.18.23.27 10.15.24.28 2.7.11.29 14.17.22.25 8.12.26.31",
+        "0.15.17.29 1.13.16.31 3.12.22.27 18.20.26.30 7.9.21.24 2.4.10.14 5.8.23.25 6.11.19.28",
+        "0.6.12.25 1.8.14.20 3.11.15.23 9.16.22.28 10.18.21.29 2.5.13.26 4.17.24.30 7.19.27.31",
+        "0.7.14.26 1.11.12.21 3.20.25.29 5.17.27.28 6.8.15.18 2.22.24.31 4.9.13.19 10.16.23.30",
+    )
+)
 
 
 # ---- the designs a seating can start from -----------------------------------------------------
@@ -131,6 +163,8 @@ def _known() -> dict[int, Known]:
         Known("AG(2,4)", 16, affine(2)),
         Known("resolvable 4-GDD of type 3^8, developed mod 7", 24, developed(7, _BASE_24)),
         Known("resolvable 2-(28,4,1) design, developed mod 9", 28, developed(9, _BASE_28)),
+        Known("social golfer 8-4-10 (Aguado)", 32, _PLAYED_32),
+        Known("resolvable 2-(40,4,1) design, developed mod 13", 40, developed(13, _BASE_40)),
         Known("AG(3,4)", 64, affine(3)),
     ]
     return {k.players: k for k in found}

@@ -85,13 +85,16 @@ def bound(players: int, fives: bool = False) -> int:
 
 @dataclass(frozen=True, slots=True)
 class SeatedTable:
-    """One table of one position: its number (from 1) and its players, seat by seat."""
+    """One table of one position, as the seating gives it and the control table takes it: its
+    number (from 1) and its players, seat by seat."""
 
     table: int
     seats: tuple[str, ...]
     at: tuple[str, ...] = ()
     """The orientation of each seat (:data:`ORIENTATIONS`) as the table was written; () for those
     :func:`orientations` gives its size."""
+    position: int = 0
+    """Its position, from 1; 0 where its place in a list of positions says it."""
 
     def orientation(self, seat: int) -> str | None:
         """The orientation of the player at index ``seat`` of :attr:`seats` (None past the fifth)."""

@@ -20,8 +20,11 @@ from enum import StrEnum
 from typing import Final
 
 from ..messages import Message, Signed, msg
+from .cards_and_seating import CardMatch, Misplaced, SeatedView, SeatNote, match, unreturned
 from .frozen import copied_by_constructor
+from .ranking import TeamStanding, TieBreak, ranks, team_standings, tie_key
 from .scoring import Contract
+from .seating_tables import SeatedTable
 from .verdicts import Anomaly
 
 FFT_SHAPES: Final = ((5, 4), (6, 4), (7, 3))
@@ -50,17 +53,6 @@ class Source(StrEnum):
     """The *FFT Code*'s own list of scored errors."""
     RULEBOOK = "rulebook"
     """The service's rulebook, §16.3, from what the texts say of the scorecard and the ranking."""
-
-
-class TieBreak(StrEnum):
-    """How equal totals are told apart (§16.4, a reading: the texts name none)."""
-
-    NONE = "none"
-    """Equal totals share a rank."""
-    BEST_POSITION = "best_position"
-    """The better best position bilan, then the better second best, and so on."""
-    POSITIVE_POSITIONS = "positive_positions"
-    """More positions with a positive bilan."""
 
 
 SOURCES: Final = {
@@ -135,7 +127,7 @@ class CardDeal:
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Scorecard:
     """A table's scorecard for one position, as North brought it to the control table (§16.2)."""
 
     position: int
@@ -152,15 +144,6 @@ class Card:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatedTable:
-    """A table of the seating of a position: a card is due from it."""
-
-    position: int
-    table: int
-    players: tuple[PlayerId | None, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Adjustment:
     """The referee's penalty (negative) or bonus for a player in a position."""
 
@@ -174,9 +157,10 @@ class Tournament:
     """The whole tournament so far, as the control table holds it."""
 
     entrants: tuple[Entrant, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Scorecard, ...]
     plan: Plan | None = None
     seating: tuple[SeatedTable, ...] = ()
+    """The tables seated, each with its ``position``: a card is due from each."""
     adjustments: tuple[Adjustment, ...] = ()
     tie_break: TieBreak = TieBreak.NONE
 
@@ -239,14 +223,6 @@ class Standing:
     def other_table_sizes(self) -> bool:
         """Whether he sat at a table of three or five (summed as played, §16.4)."""
         return any(s.table_size != 4 for s in self.sittings)
-
-
-@dataclass(frozen=True, slots=True)
-class TeamStanding:
-    rank: int
-    team: str
-    players: tuple[PlayerId, ...]
-    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,15 +326,17 @@ class _Finder:
 def _check_card(
     t: Tournament,
     index: int,
-    card: Card,
+    card: Scorecard,
     known: dict[PlayerId, Entrant],
     sat: set[tuple[int, PlayerId]],
     tables: set[tuple[int, int]],
     find: _Finder,
+    matched: CardMatch | None,
 ) -> None:
     """A card's scored errors, in the order §16.3 lists them: its table number, its position, its
     seats, whether it came back, its deals, their count, its bilans. ``sat`` and ``tables`` are
-    the players seated and the tables numbered by the cards before it."""
+    the players seated and the tables numbered by the cards before it; ``matched``, the card
+    against the seating when there is one (cards_and_seating)."""
     base: Path = ("scorecards", index)
     key = ("card", index)
     where = _where(card.position, card.table)
@@ -366,17 +344,24 @@ def _check_card(
     def add(code: Anomaly, path: Path, message: Message) -> None:
         find.add(key, code, path, card.position, card.table, card.players, message)
 
+    # Against the seating, a card counts as the table it is the card of: a card numbered
+    # otherwise is that, not a second card of the table it names.
+    number = card.table if matched is None else matched.number
     if card.table is None:
         add(Anomaly.TABLE_MISSING, (*base, "table"), msg("anomaly.table_missing", where=where))
-    elif (card.position, card.table) in tables:
-        add(Anomaly.DUPLICATE_TABLE, (*base, "table"), msg("anomaly.duplicate_table", where=where))
-    else:
-        tables.add((card.position, card.table))
+    elif matched is not None and matched.wrong_number and matched.number is not None:
+        said = msg("anomaly.wrong_table_number", where=where, seated=matched.number, table=card.table)
+        add(Anomaly.WRONG_TABLE_NUMBER, (*base, "table"), said)
+    if number is not None:
+        if (card.position, number) in tables:
+            add(Anomaly.DUPLICATE_TABLE, (*base, "table"), msg("anomaly.duplicate_table", where=where))
+        tables.add((card.position, number))
     if t.plan is not None and card.position > t.plan.positions:
         said = msg("anomaly.position_not_in_plan", t.plan.positions, where=where)
         add(Anomaly.POSITION_NOT_IN_PLAN, (*base, "position"), said)
     teams: dict[str, PlayerId] = {}
-    for orientation, player in zip(card.seats, card.players, strict=True):
+    notes = {note.seat: note for note in matched.notes} if matched is not None else {}
+    for s, (orientation, player) in enumerate(zip(card.seats, card.players, strict=True)):
         seat_path: Path = (*base, "seats", orientation)
         seat = SEATS[orientation]
         if player is None:
@@ -390,11 +375,21 @@ def _check_card(
         sat.add((card.position, player))
         team = known[player].team if player in known else None
         if team is not None:
-            if team in teams:
+            # A player written twice is one player, not his own teammate: player_twice says it.
+            if team in teams and teams[team] != player:
                 said = msg("anomaly.teammates_together", where=where, player=player, teammate=teams[team], team=team)
                 add(Anomaly.TEAMMATES_TOGETHER, seat_path, said)
             else:
-                teams[team] = player
+                teams.setdefault(team, player)
+        if s in notes:
+            code, said = _misplaced(notes[s], where)
+            add(code, seat_path, said)
+    if matched is not None:
+        for absent in matched.absent:
+            seated = t.seating[absent.seated]
+            at = seated.orientation(absent.seat) or "north"
+            said = msg("anomaly.seated_absent", where=_where(seated.position, seated.table), player=absent.player)
+            add(Anomaly.SEATED_ABSENT, ("seating", absent.seated, "seats", at), said)
     if not card.returned:
         add(Anomaly.CARD_NOT_RETURNED, (*base, "returned"), msg("anomaly.card_not_returned", where=where))
         return
@@ -414,13 +409,37 @@ def _check_card(
                 add(Anomaly.BILAN_MISMATCH, (*base, "totals", orientation), said)
 
 
+_NOT_SEATED_HERE: Final = {
+    (True, False): "anomaly.not_seated_here.elsewhere",
+    (True, True): "anomaly.not_seated_here.elsewhere.instead",
+    (False, False): "anomaly.not_seated_here.nowhere",
+    (False, True): "anomaly.not_seated_here.nowhere.instead",
+}
+"""A player on a card whom the seating put (at another table, or nowhere), and whether he took
+the place of a player it put there."""
+
+
+def _misplaced(note: SeatNote, where: Message) -> tuple[Anomaly, Message]:
+    """A seat whose player the seating put elsewhere, in words."""
+    named: dict[str, str | int] = {"player": note.player}
+    if note.seated_at is not None:
+        named["seated"] = note.seated_at
+    if note.instead_of is not None:
+        named["absent"] = note.instead_of
+    if note.kind is Misplaced.SWAPPED:
+        return Anomaly.PLAYERS_SWAPPED, msg("anomaly.players_swapped", where=where, player=note.player,
+                                            other=named["absent"], other_table=named["seated"])  # fmt: skip
+    key = _NOT_SEATED_HERE[(note.kind is Misplaced.ELSEWHERE, note.instead_of is not None)]
+    return Anomaly.NOT_SEATED_HERE, msg(key, where=where, **named)
+
+
 def _mark(value: int) -> Signed | int:
     # Signed as a card writes marks (+42, −126); a nought is no gain: 0, not +0.
     return Signed(value) if value else 0
 
 
 def _check_deal(
-    card: Card, deal: CardDeal, path: Path, where: Message, d: int, add: Callable[[Anomaly, Path, Message], None]
+    card: Scorecard, deal: CardDeal, path: Path, where: Message, d: int, add: Callable[[Anomaly, Path, Message], None]
 ) -> None:
     """A deal's one anomaly, the first of: marks that do not sum to zero, marks no deal gives,
     marks (or taker, or contract) that differ from the deal's summary or record (§16.3)."""
@@ -456,35 +475,11 @@ def _check_deal(
         add(Anomaly.MARKS_CONTRADICT_DEAL, (*path, "marks"), said)
 
 
-def _card_for(t: Tournament, seated: SeatedTable) -> int | None:
-    """The card of a seated table: the one of its position and number, else one of its position
-    with no number whose players are all seated at it."""
-    for index, card in enumerate(t.cards):
-        if card.position == seated.position and card.table == seated.table:
-            return index
-    at = set(seated.players)
-    for index, card in enumerate(t.cards):
-        named = {p for p in card.players if p is not None}
-        if card.position == seated.position and card.table is None and named and named <= at:
-            return index
-    return None
-
-
 # ---- the standings -------------------------------------------------------------------------------
 
 
-def _tie_key(sittings: Sequence[Sitting], tie_break: TieBreak) -> tuple[int, ...]:
-    bilans = [s.bilan for s in sittings if s.bilan is not None]
-    if tie_break is TieBreak.BEST_POSITION:
-        return tuple(sorted(bilans, reverse=True))
-    if tie_break is TieBreak.POSITIVE_POSITIONS:
-        return (sum(b > 0 for b in bilans),)
-    return ()
-
-
-def ranks(keys: Sequence[tuple[int, tuple[int, ...]]]) -> list[int]:
-    """1 + the number of keys strictly better: equal keys share a rank (§16.4)."""
-    return [1 + sum(other > key for other in keys) for key in keys]
+def _bilans(sittings: Sequence[Sitting]) -> list[int]:
+    return [s.bilan for s in sittings if s.bilan is not None]
 
 
 def control(t: Tournament) -> Control:
@@ -496,8 +491,13 @@ def control(t: Tournament) -> Control:
     numbered: set[tuple[int, int]] = set()
     tables: list[TableBilans] = []
     sittings: dict[PlayerId, list[Sitting]] = {e.id: [] for e in t.entrants}
+    matches: list[CardMatch | None] = [None] * len(t.cards)
+    if t.seating:
+        views = [SeatedView(c.position, c.table, c.players) for c in t.cards]
+        seated_views = [SeatedView(s.position, s.table, s.seats) for s in t.seating]
+        matches = list(match(views, seated_views, frozenset(known)))
     for index, card in enumerate(t.cards):
-        _check_card(t, index, card, known, sat, numbered, find)
+        _check_card(t, index, card, known, sat, numbered, find, matches[index])
         n = len(card.seats)
         bilans = tuple(sum(deal.counted[s] for deal in card.deals) for s in range(n))
         tables.append(TableBilans(index, bilans, sum(deal.played for deal in card.deals)))
@@ -505,16 +505,16 @@ def control(t: Tournament) -> Control:
             if player in sittings:
                 bilan = bilans[seat] if card.returned else None
                 sittings[player].append(Sitting(card.position, card.table, n, bilan, index))
-    for j, seated in enumerate(t.seating):
-        if _card_for(t, seated) is not None:
-            continue
+    returned = [m for m in matches if m is not None]
+    for j in unreturned(returned, [SeatedView(s.position, s.table, s.seats) for s in t.seating]):
+        seated = t.seating[j]
         where = _where(seated.position, seated.table)
         said = msg("anomaly.card_not_returned.seated", where=where)
         find.add(("seated", j), Anomaly.CARD_NOT_RETURNED, ("seating", j), seated.position, seated.table,
-                 seated.players, said)  # fmt: skip
-        for player in seated.players:
+                 seated.seats, said)  # fmt: skip
+        for player in seated.seats:
             if player in sittings:
-                sittings[player].append(Sitting(seated.position, seated.table, len(seated.players), None, None))
+                sittings[player].append(Sitting(seated.position, seated.table, len(seated.seats), None, None))
     adjusted: dict[PlayerId, int] = {e.id: 0 for e in t.entrants}
     for adjustment in t.adjustments:
         adjusted[adjustment.player] += adjustment.points
@@ -523,36 +523,25 @@ def control(t: Tournament) -> Control:
         mine = sorted(sittings[e.id], key=lambda s: s.position)
         marks = sum(s.bilan for s in mine if s.bilan is not None)
         rows.append((e.id, marks, adjusted[e.id], tuple(mine)))
-    keys = [(marks + adj, _tie_key(mine, t.tie_break)) for _, marks, adj, mine in rows]
+    keys = [
+        (marks + adj, tie_key([s.bilan for s in mine if s.bilan is not None], t.tie_break))
+        for _, marks, adj, mine in rows
+    ]
     ranked = ranks(keys)
     standings = [
         Standing(rank, player, marks, adj, marks + adj, mine)
         for rank, (player, marks, adj, mine) in zip(ranked, rows, strict=True)
     ]
     standings.sort(key=lambda s: s.rank)  # stable: equal ranks keep the order of the players
-    return Control(tuple(standings), _teams(t.entrants, standings), tuple(tables), tuple(find.found))
-
-
-def _teams(entrants: Sequence[Entrant], standings: Sequence[Standing]) -> tuple[TeamStanding, ...] | None:
-    """Each team's total, its members' sum (§16.4); None when no player has a team."""
-    totals = {s.player: s.total for s in standings}
     members: dict[str, list[PlayerId]] = {}
-    for e in entrants:
+    for e in t.entrants:
         if e.team is not None:
             members.setdefault(e.team, []).append(e.id)
-    if not members:
-        return None
-    sums = [sum(totals[p] for p in players) for players in members.values()]
-    ranked = ranks([(total, ()) for total in sums])
-    teams = [
-        TeamStanding(rank, team, tuple(players), total)
-        for rank, (team, players), total in zip(ranked, members.items(), sums, strict=True)
-    ]
-    teams.sort(key=lambda team: team.rank)
-    return tuple(teams)
+    teams = team_standings(members, {s.player: s.total for s in standings})
+    return Control(tuple(standings), teams, tuple(tables), tuple(find.found))
 
 
 copied_by_constructor(
-    Plan, Entrant, CardDeal, Card, SeatedTable, Adjustment, Tournament, Found, TableBilans, Sitting, Standing,
-    TeamStanding, Control,
+    Plan, Entrant, CardDeal, Scorecard, Adjustment, Tournament, Found, TableBilans, Sitting, Standing,
+    Control,
 )  # fmt: skip

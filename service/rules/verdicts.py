@@ -273,6 +273,19 @@ class Anomaly(Verdict):
     POSITION_NOT_IN_PLAN = "position_not_in_plan", "A card's position is beyond the plan's positions (§16.1, §16.3)."
     DUPLICATE_TABLE = "duplicate_table", "Two cards for one table in one position (§16.3)."
     TEAMMATES_TOGETHER = "teammates_together", "Teammates at one table: teammates never meet (§16.3, §16.4)."
+    WRONG_TABLE_NUMBER = (
+        "wrong_table_number",
+        "A card's table number is not the table the `seating` put its players at (§16.3).",
+    )
+    PLAYERS_SWAPPED = (
+        "players_swapped",
+        "Two players each on the card of the table the `seating` gave the other (§16.3).",
+    )
+    NOT_SEATED_HERE = (
+        "not_seated_here",
+        "A card names a player the `seating` put at another table of the position, or at none (§16.3).",
+    )
+    SEATED_ABSENT = "seated_absent", "A player the `seating` put at a table is on no card of the position (§16.3)."
 
 
 class SeatingFault(Verdict):
