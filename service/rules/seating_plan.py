@@ -33,9 +33,10 @@ from .seating_tables import Composition, Position, bound
 Groups = list[list[int]]
 """A planned position: each table's players, by index, in the order of the tables' sizes."""
 
-BEST_KNOWN: Final = {20: 5}
-"""The most positions without a repeat known for a count of players at tables of 4 alone, where
-it is below the counting bound (20 players: 5, not 6; OEIS A107431)."""
+BEST_KNOWN: Final = {17: 5, 18: 5, 19: 5, 20: 5}
+"""The most positions without a repeat known for a count of players, where it is below the
+counting bound of 6: 20 players at tables of 4 reach 5, never 6 (OEIS A107431); 17 to 19 players
+reach 5 by the search (tests/test_rules_16_seating.py holds it), and no seating of 6 is known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +53,10 @@ def search_plan(make: Callable[[], Search], starts: list[list[Groups]], cap: int
     """The plan of the positions of the searches ``make`` makes, the better of two: from the
     cheapest of ``starts`` (a design's positions, a plan renamed), and from a greedy draw. A start
     at the bound is the plan, with no search. Otherwise the greedy draw is searched as
-    seating_search says, with half the work when there is a start, and the start with a quarter
-    (or half, when its repeats are not yet the fewest), without the first phase (the odd tables
-    evenly spread before repeats), which would undo what it holds."""
+    seating_search says, with a quarter of the work when there is a start (where a plan without
+    repeats is within its reach, it finds one fast), and the start with a quarter (or half, when
+    its repeats are not yet the fewest), without the first phase (the odd tables evenly spread
+    before repeats), which would undo what it holds."""
     start: Search | None = None
     for given in starts:
         other = make()
@@ -65,21 +67,45 @@ def search_plan(make: Callable[[], Search], starts: list[list[Groups]], cap: int
             start = other
     if start is not None and start.cost <= start.lower:
         return _planned(start, capped=False)
-    drawn = make()
-    for p in range(drawn.positions):
-        drawn.greedy(p)
-    share = cap if start is None else cap // 2
-    if drawn.has_odd:
-        drawn.phase(True)
-        drawn.run(fairness_share(share))
-        drawn.relabel(fairness_share(share))
-    drawn.phase(False)
-    _search(drawn, share)
+    share = cap if start is None else cap // 4
+    drawn = _drawn(make, share)
     if start is None or drawn.cost <= drawn.lower:
         return _planned(drawn, drawn.cost > drawn.lower, drawn.work)
     _search(start, cap // 4 if start.repeats_settled() else cap // 2)
     best = start if start.cost < drawn.cost else drawn
     return _planned(best, best.cost > best.lower, drawn.work + start.work)
+
+
+def _drawn(make: Callable[[], Search], share: int) -> Search:
+    """A greedy draw, searched. With odd tables, first with them evenly spread before repeats:
+    where that leaves more repeats than the bound, a second draw searched with every rule in its
+    priority from the start (the rest of the work), and the better of the two: the
+    first way finds the odd tables in turn where they can be (25 players with a table of 5), the
+    second the plans without repeats it misses (21 players with one)."""
+    if not make().has_odd:
+        return _searched(make(), share, fair_first=False)
+    # Measured: with tables of 3 the first way needs most of the work to keep them in turn
+    # (18 players with couples); a table of 5 makes more players wait a turn, and the second way
+    # needs most of it to find no repeat (21 and 26 players).
+    fair = share * 3 // 4 if 3 in make().sizes else share // 4
+    first = _searched(make(), fair, fair_first=True)
+    if first.cost <= first.lower or first.repeats_settled():
+        return first
+    second = _searched(make(), share - fair, fair_first=False)
+    second.work += first.work
+    return second if second.cost < first.cost else first
+
+
+def _searched(search: Search, share: int, fair_first: bool) -> Search:
+    for p in range(search.positions):
+        search.greedy(p)
+    if fair_first:
+        search.phase(True)
+        search.run(fairness_share(share))
+        search.relabel(fairness_share(share))
+    search.phase(False)
+    _search(search, share)
+    return search
 
 
 def _search(search: Search, cap: int) -> None:
