@@ -71,6 +71,8 @@ TYPE_OF = {
     "/v1/deals/score": "ScoreRequest",
     "/v1/deals/evaluate": "EvaluateRequest",
     "/v1/games/score": "GameScoreRequest",
+    "/v1/tournaments/seating": "SeatingRequest",
+    "/v1/tournaments/standings": "StandingsRequest",
 }
 
 

@@ -105,7 +105,7 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
             counts = [had[p] for p in players]
             if max(counts) - min(counts) > 1:
                 fewest, most = min(counts), max(counts)
-                why = say("kit.seating.threes" if size == 3 else "kit.seating.fives")
+                why = say("kit.seating.threes") if size == 3 else say("kit.seating.fives")
                 out.append(Difference(f"{first}/position", fewest + 1, most, why=why))
         history.append(position)
     met: Counter[tuple[str, str]] = Counter()

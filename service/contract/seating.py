@@ -179,9 +179,12 @@ class SeatingRequest(StrictSchema):
                 if len(pair) == 2 and pair[0] == pair[1]:
                     errors.add(("forbidden", i), "same_player", msg("error.same_player", player=pair[0]))
         with IF_LOADED:
-            self._check_fixed(errors, data["fixed"] or [], data["players"])
+            self._check_listed(errors, "fixed", data["fixed"] or [], set(data["players"]))
         with IF_LOADED:
-            self._check_left_and_teams(errors, data["players"], data["left"] or [], data["teams"] or [])
+            self._check_left(errors, data["players"], data["left"] or [])
+        with IF_LOADED:
+            known = set(data["players"]) | set(data["left"] or [])
+            self._check_listed(errors, "teams", data["teams"] or [], known)
         with IF_LOADED:
             tables = composition(len(set(data["players"])), data["tables_of_five"])
             if data["seat"] != "none" and tables is not None:
@@ -215,32 +218,23 @@ class SeatingRequest(StrictSchema):
             errors.add(("seat",), "positions_played", msg("error.positions_played.all", positions))
 
     @staticmethod
-    def _check_fixed(errors: Errors, fixed: list[dict[str, Any]], players: list[str]) -> None:
-        present = set(players)
+    def _check_listed(errors: Errors, field: str, entries: list[dict[str, Any]], known: set[str]) -> None:
+        """Each entry's ``player`` one of ``known``, and listed once."""
         seen: set[str] = set()
-        for i, entry in enumerate(fixed):
+        for i, entry in enumerate(entries):
             pid = entry["player"]
-            if pid not in present:
-                errors.add(("fixed", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
+            if pid not in known:
+                errors.add((field, i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
             elif pid in seen:
-                errors.add(("fixed", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
+                errors.add((field, i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
             seen.add(pid)
 
     @staticmethod
-    def _check_left_and_teams(errors: Errors, players: list[str], left: list[str], teams: list[dict[str, Any]]) -> None:
+    def _check_left(errors: Errors, players: list[str], left: list[str]) -> None:
         present = set(players)
         for i, pid in enumerate(left):
             if pid in present or pid in left[:i]:
                 errors.add(("left", i), "duplicate_player", msg("error.player_listed_twice", player=pid))
-        known = present | set(left)
-        seen: set[str] = set()
-        for i, entry in enumerate(teams):
-            pid = entry["player"]
-            if pid not in known:
-                errors.add(("teams", i, "player"), "not_a_player", msg("error.not_a_player", player=pid))
-            elif pid in seen:
-                errors.add(("teams", i, "player"), "duplicate_player", msg("error.player_listed_twice", player=pid))
-            seen.add(pid)
 
     def build(self, data: dict[str, Any]) -> SeatingQuery:
         given: list[SeatedTable] = data["played"] or []

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .frozen import copied_by_constructor
+
 
 @dataclass(frozen=True, slots=True)
 class Least:
@@ -106,3 +108,6 @@ def uneven_next(table_of: Sequence[int], odd_before: Sequence[int], odd_tables: 
     seated = min(odd_seats, sum(min(count, odd_tables) for count in together.values()))
     behind = sum(max(0, least - odd_before[x] - 1) for x in due)
     return max(0, len(due) - seated) + behind
+
+
+copied_by_constructor(Least)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
+from .frozen import copied_by_constructor
+
 Table = tuple[int, ...]
 Design = tuple[tuple[Table, ...], ...]
 """Positions, each a partition of the players ``0 … v − 1`` into tables."""
@@ -228,3 +230,6 @@ def _fewest_clashes(design: Design, v: int, count: int) -> tuple[frozenset[int],
             if all(y in apart[x] for x, y in combinations(others, 2)):
                 return frozenset((a, *others)), frozenset()
     return frozenset(design[0][0][:count]), frozenset((0,))
+
+
+copied_by_constructor(Known, Start)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from .frozen import copied_by_constructor
 from .seating_bounds import uneven_next
 from .seating_designs import Start, design_start
 from .seating_draw import Draw
@@ -309,3 +310,6 @@ def _table_of(groups: Groups, n: int) -> list[int]:
         for x in table:
             out[x] = k
     return out
+
+
+copied_by_constructor(Plan)
