@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service.rules.seating import Tournament, seat_tournament
 from service.rules.seating_bounds import least_cost, spread, uneven_at_start
 from service.rules.seating_designs import FIXED, KNOWN, Design, affine, design_start, developed, meeting_positions
 from service.rules.seating_search import repeat_cost
@@ -147,3 +148,24 @@ def test_16_5_the_unevenness_a_start_cannot_escape() -> None:
     assert uneven_at_start(5, (4, 4, 4, 5)) == 2  # 17 at a table of 5: 3 of 5 seats taken
     assert uneven_at_start(5, (4, 4, 4, 4, 3)) == 0  # 19 players
     assert uneven_at_start(1, (4, 4, 3, 3, 3)) == 0
+
+
+def _reach(players: int) -> int:
+    tables = composition(players)
+    start = None if tables is None else design_start(players, tables.threes)
+    return 0 if start is None else len(start.positions)
+
+
+DESIGN_COUNTS = [
+    (n, p) for v in sorted(KNOWN) for n in range(max(13, v - 3), v + 1) for p in (5, 6, 7) if _reach(n) >= p
+]
+"""Every count a design, less up to three players, seats clean over the FFT Code's positions."""
+
+
+@pytest.mark.parametrize(("players", "positions"), DESIGN_COUNTS, ids=str)
+def test_16_5_where_a_design_reaches_no_pair_meets_twice(players: int, positions: int) -> None:
+    for seed in ("a", "b"):
+        t = Tournament(tuple(f"P{i}" for i in range(1, players + 1)), positions, seat=positions, seed=seed)
+        seating = seat_tournament(t)
+        assert seating.repeats == ()
+        assert len(seating.seated) == positions

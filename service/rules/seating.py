@@ -31,7 +31,7 @@ from .seating_draw import Draw
 from .seating_plan import Groups, Planner, leaves
 from .seating_tables import Composition, Position, SeatedTable, bound, composition, orientations
 
-WORK_CAP: Final = 800_000
+WORK_CAP: Final = 600_000
 """The most work a plan from the start does (swaps weighed; a scan of the conflicts counts as a
 few): what bounds a request's cost. A request makes at most three plans: the plan from the start,
 the plan after the first position played otherwise with half as much work (it starts from the
