@@ -125,7 +125,17 @@ def seat_tournament(tournament: Tournament) -> Seating:
     found = check_seating(t)
     played = len(t.played)
     if t.seat <= 0 or tables is None or played >= t.positions:
-        return Seating((), tables, bound(n, t.fives), _repeats(t.played), found, (), False, 0, False)
+        return Seating(
+            seated=(),
+            tables=tables,
+            bound=bound(n, t.fives),
+            repeats=_repeats(t.played),
+            faults=found,
+            shortfalls=(),
+            replanned=False,
+            work=0,
+            capped=False,
+        )
     index = {pid: i for i, pid in enumerate(ids)}
     pairs = {(index[a], index[b]) for a, b in t.forbidden if a in index and b in index and a != b}
     forbidden = sorted({(min(pair), max(pair)) for pair in pairs})
@@ -156,7 +166,17 @@ def seat_tournament(tournament: Tournament) -> Seating:
         Fault(f.code, f.message, f.position - played, f.table, f.seat, f.players)
         for f in faults(whole, None, t.rules, played, False)
     )
-    return Seating(seated, tables, bound(n, t.fives), _repeats(whole), found, shortfalls, anchor > 0, work, capped)
+    return Seating(
+        seated=seated,
+        tables=tables,
+        bound=bound(n, t.fives),
+        repeats=_repeats(whole),
+        faults=found,
+        shortfalls=shortfalls,
+        replanned=anchor > 0,
+        work=work,
+        capped=capped,
+    )
 
 
 def _numbered(groups: Groups, position: int, ids: list[str], fixed: list[int], seed: str) -> Position:
