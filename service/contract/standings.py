@@ -124,14 +124,25 @@ class ScorecardMarksRowSchema(StrictSchema):
     fifth = _mark("The fifth player")
 
 
+def _bilan(orientation: str) -> StrictInteger:
+    return StrictInteger(
+        validate=Range(min=-MAX_MARK, max=MAX_MARK),
+        allow_none=True,
+        metadata={
+            "description": f"{orientation}'s bilan for the position as written on the card: the sum of his marks, "
+            "which the control table checks (rules.md §16.2)."
+        },
+    )
+
+
 class ScorecardTotalsSchema(StrictSchema):
     """The bilans written at the foot of the card, by orientation (any left out, or null, is not written)."""
 
-    north = _mark("North", allow_none=True)
-    west = _mark("West", allow_none=True)
-    south = _mark("South", allow_none=True)
-    east = _mark("East", allow_none=True)
-    fifth = _mark("The fifth player", allow_none=True)
+    north = _bilan("North")
+    west = _bilan("West")
+    south = _bilan("South")
+    east = _bilan("East")
+    fifth = _bilan("The fifth player")
 
 
 def _orientation(description: str) -> EnumField:
