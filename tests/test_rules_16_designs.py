@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rules.seating import Tournament, seat_tournament
+from service.rules.seating import SeatingRequest, seat_tournament
 from service.rules.seating_bounds import least_cost, spread, uneven_at_start
 from service.rules.seating_designs import FIXED, KNOWN, Design, affine, design_start, developed, meeting_positions
 from service.rules.seating_search import repeat_cost
@@ -165,7 +165,7 @@ DESIGN_COUNTS = [
 @pytest.mark.parametrize(("players", "positions"), DESIGN_COUNTS, ids=str)
 def test_16_5_where_a_design_reaches_no_pair_meets_twice(players: int, positions: int) -> None:
     for seed in ("a", "b"):
-        t = Tournament(tuple(f"P{i}" for i in range(1, players + 1)), positions, seat=positions, seed=seed)
+        t = SeatingRequest(tuple(f"P{i}" for i in range(1, players + 1)), positions, seat=positions, seed=seed)
         seating = seat_tournament(t)
         assert seating.repeats == ()
         assert len(seating.seated) == positions

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from service.contract.seating import SEAT_TOURNAMENT
 from service.rules import CORE
-from service.rules.seating import Seating, Tournament, check_seating, seat_tournament
+from service.rules.seating import Seating, SeatingRequest, check_seating, seat_tournament
 from service.rules.seating_check import Fault
 from service.rules.seating_tables import Composition, SeatedTable, bound, composition
 from service.rules.verdicts import SeatingFault
@@ -170,7 +170,7 @@ CHECKS: list[tuple[str, dict[str, Any], list[Found]]] = [
 
 @pytest.mark.parametrize(("name", "given", "expected"), CHECKS, ids=[c[0] for c in CHECKS])
 def test_16_5_the_check_finds_each_fault_where_it_is(name: str, given: dict[str, Any], expected: list[Found]) -> None:
-    t = Tournament(
+    t = SeatingRequest(
         players=given.get("players", EIGHT),
         positions=len(given["played"]),
         played=given["played"],
@@ -187,11 +187,11 @@ def test_16_5_a_player_who_came_late_or_left_is_no_fault_when_seating() -> None:
     # The players present now: Q came for the second position, P left after the first.
     played = (ROWS, position("AEIM", "BFJN", "CGKO", "DHLQ"))
     players = (*SIXTEEN[:-1], "Q")
-    assert check_seating(Tournament(players, 3, played, seat=1, seed="s", left=("P",))) == ()
+    assert check_seating(SeatingRequest(players, 3, played, seat=1, seed="s", left=("P",))) == ()
     # Not said to have left, P is no player: a slip of the pen (P1O for P10) is never passed over.
-    unknown = check_seating(Tournament(players, 3, played, seat=1, seed="s"))
+    unknown = check_seating(SeatingRequest(players, 3, played, seat=1, seed="s"))
     assert [(f.code, f.position, f.players) for f in unknown] == [(SeatingFault.UNKNOWN_PLAYER, 0, ("P",))]
-    found = [(f.code, f.position, f.players) for f in check_seating(Tournament(players, 3, played, seat=0))]
+    found = [(f.code, f.position, f.players) for f in check_seating(SeatingRequest(players, 3, played, seat=0))]
     assert found == [(SeatingFault.MISSING_PLAYER, 0, ("Q",)), (SeatingFault.UNKNOWN_PLAYER, 0, ("P",))]
 
 
@@ -209,23 +209,25 @@ def couples_and_fixed(n: int) -> dict[str, Any]:
     return {"forbidden": couples, "fixed": ((p[-1], 1), (p[-2], 2))}
 
 
-def one_at_a_time(t: Tournament) -> tuple[tuple[tuple[SeatedTable, ...], ...], list[Seating]]:
+def one_at_a_time(t: SeatingRequest) -> tuple[tuple[tuple[SeatedTable, ...], ...], list[Seating]]:
     """Every position of ``t`` seated by one request each, each carrying the positions played."""
     played = t.played
     answers = []
     while len(played) < t.positions:
-        answer = seat_tournament(Tournament(**{**_fields(t), "played": played, "seat": 1}))
+        answer = seat_tournament(SeatingRequest(**{**_fields(t), "played": played, "seat": 1}))
         assert len(answer.seated) == 1
         answers.append(answer)
         played += answer.seated
     return played, answers
 
 
-def _fields(t: Tournament) -> dict[str, Any]:
-    return {name: getattr(t, name) for name in Tournament.__dataclass_fields__}
+def _fields(t: SeatingRequest) -> dict[str, Any]:
+    return {name: getattr(t, name) for name in SeatingRequest.__dataclass_fields__}
 
 
-def assert_seated_once_at_the_fewest_tables_of_3(t: Tournament, positions: tuple[tuple[SeatedTable, ...], ...]) -> None:
+def assert_seated_once_at_the_fewest_tables_of_3(
+    t: SeatingRequest, positions: tuple[tuple[SeatedTable, ...], ...]
+) -> None:
     tables = composition(len(t.players), t.fives)
     assert tables is not None
     for p in positions:
@@ -251,12 +253,12 @@ spread on the pure core, six times slower (bench/seating.py runs every count).""
     ids=lambda v: "couples and fixed players" if v is True else "plain" if v is False else str(v),
 )
 def test_16_5_five_positions_one_at_a_time_without_a_repeat(n: int, constrained: bool) -> None:
-    t = Tournament(ids(n), 5, seed=f"club-{n}", **(couples_and_fixed(n) if constrained else {}))
+    t = SeatingRequest(ids(n), 5, seed=f"club-{n}", **(couples_and_fixed(n) if constrained else {}))
     seated, answers = one_at_a_time(t)
     assert_seated_once_at_the_fewest_tables_of_3(t, seated)
     assert not any(a.replanned for a in answers), "each request goes on with the service's own plan"
     assert answers[-1].repeats == ()
-    faults = check_seating(Tournament(**{**_fields(t), "played": seated, "seat": 0}))
+    faults = check_seating(SeatingRequest(**{**_fields(t), "played": seated, "seat": 0}))
     expected = {SeatingFault.UNEVEN_THREES} if n == 17 else set()
     assert {f.code for f in faults} == expected, [f.message for f in faults]
     if n == 17:
@@ -269,10 +271,10 @@ def test_16_5_at_17_players_the_tables_of_3_cannot_go_round_without_a_repeat() -
     # one twice while another has not. But 4 players who met at one table need 4 tables to sit
     # apart, and there are 3: two of them would meet again. Rule 4 comes before rule 5, so two
     # players wait until position 3, and the answer says so.
-    t = Tournament(ids(17), 5, seed="club-17")
+    t = SeatingRequest(ids(17), 5, seed="club-17")
     first = seat_tournament(t)
     assert first.shortfalls == ()
-    second = seat_tournament(Tournament(**{**_fields(t), "played": first.seated}))
+    second = seat_tournament(SeatingRequest(**{**_fields(t), "played": first.seated}))
     assert second.repeats == ()
     assert [f.code for f in second.shortfalls] == [SeatingFault.UNEVEN_THREES] * 3
     # The 3 players who sit at a table of 3 again; the two who have not sat at one, named.
@@ -281,14 +283,14 @@ def test_16_5_at_17_players_the_tables_of_3_cannot_go_round_without_a_repeat() -
 
 
 def test_16_5_one_at_a_time_is_the_plan_seated_at_once() -> None:
-    t = Tournament(ids(20), 5, seed="spring-cup", forbidden=(("P1", "P2"),), fixed=(("P3", 4),))
-    at_once = seat_tournament(Tournament(**{**_fields(t), "seat": 5}))
+    t = SeatingRequest(ids(20), 5, seed="spring-cup", forbidden=(("P1", "P2"),), fixed=(("P3", 4),))
+    at_once = seat_tournament(SeatingRequest(**{**_fields(t), "seat": 5}))
     seated, _ = one_at_a_time(t)
     assert at_once.seated == seated
 
 
 def test_16_5_seven_positions_of_16_players_repeat_the_fewest_pairs_none_three_times() -> None:
-    t = Tournament(ids(16), 7, seat=7, seed="long-night")
+    t = SeatingRequest(ids(16), 7, seat=7, seed="long-night")
     answer = seat_tournament(t)
     assert_seated_once_at_the_fewest_tables_of_3(t, answer.seated)
     # 7 positions × 24 meetings = 168, and only 120 pairs: 48 repeated meetings at least.
@@ -298,14 +300,14 @@ def test_16_5_seven_positions_of_16_players_repeat_the_fewest_pairs_none_three_t
 
 
 def test_16_5_the_same_request_the_same_answer_another_seed_another_draw() -> None:
-    t = Tournament(ids(24), 5, seat=5, seed="a")
+    t = SeatingRequest(ids(24), 5, seat=5, seed="a")
     assert seat_tournament(t) == seat_tournament(t)
-    assert seat_tournament(t).seated != seat_tournament(Tournament(**{**_fields(t), "seed": "b"})).seated
+    assert seat_tournament(t).seated != seat_tournament(SeatingRequest(**{**_fields(t), "seed": "b"})).seated
 
 
 def test_16_5_the_order_the_players_are_listed_in_draws_nothing() -> None:
-    t = Tournament(ids(19), 5, seat=5, seed="x")
-    shuffled = Tournament(**{**_fields(t), "players": tuple(reversed(t.players))})
+    t = SeatingRequest(ids(19), 5, seat=5, seed="x")
+    shuffled = SeatingRequest(**{**_fields(t), "players": tuple(reversed(t.players))})
     assert seat_tournament(t).seated == seat_tournament(shuffled).seated
 
 
@@ -314,8 +316,8 @@ def test_16_5_a_position_drawn_elsewhere_is_completed_and_the_completion_goes_on
     # The organiser seated position 1 by the players' own numbers; the service plans the 4 left
     # around it, and goes on with that plan request after request.
     p = ids(n)
-    drawn = seat_tournament(Tournament(p, 5, seed="elsewhere")).seated
-    t = Tournament(p, 5, played=drawn, seed="club")
+    drawn = seat_tournament(SeatingRequest(p, 5, seed="elsewhere")).seated
+    t = SeatingRequest(p, 5, played=drawn, seed="club")
     seated, answers = one_at_a_time(t)
     assert all(a.replanned for a in answers)
     assert len({a.work for a in answers}) == 1, "the same two plans each time: the completion goes on"
@@ -327,7 +329,7 @@ def test_16_5_teammates_never_meet() -> None:
     p = ids(32)
     teams = [p[k : k + 4] for k in range(0, 32, 4)]
     forbidden = tuple(pair for team in teams for pair in combinations(team, 2))
-    answer = seat_tournament(Tournament(p, 5, seat=5, forbidden=forbidden, seed="teams"))
+    answer = seat_tournament(SeatingRequest(p, 5, seat=5, forbidden=forbidden, seed="teams"))
     assert answer.repeats == () and answer.shortfalls == ()
     team_of = {pid: k for k, team in enumerate(teams) for pid in team}
     for pos in answer.seated:
@@ -337,7 +339,7 @@ def test_16_5_teammates_never_meet() -> None:
 
 def test_16_5_fixed_players_stay_at_their_tables() -> None:
     fixed = (("P5", 1), ("P9", 3), ("P11", 6))
-    answer = seat_tournament(Tournament(ids(23), 5, seat=5, fixed=fixed, seed="wheelchair"))
+    answer = seat_tournament(SeatingRequest(ids(23), 5, seat=5, fixed=fixed, seed="wheelchair"))
     for pos in answer.seated:
         at = {pid: table.table for table in pos for pid in table.seats}
         assert all(at[pid] == table for pid, table in fixed)
@@ -346,23 +348,23 @@ def test_16_5_fixed_players_stay_at_their_tables() -> None:
 
 def test_16_5_two_players_fixed_to_one_table_meet_once_then_one_moves() -> None:
     # They would meet at every position: rule 4 comes before rule 6.
-    answer = seat_tournament(Tournament(ids(20), 5, seat=5, fixed=(("P1", 2), ("P2", 2)), seed="s"))
+    answer = seat_tournament(SeatingRequest(ids(20), 5, seat=5, fixed=(("P1", 2), ("P2", 2)), seed="s"))
     assert answer.repeats == ()
     moved = [f for f in answer.shortfalls if f.code is SeatingFault.FIXED_ELSEWHERE]
     assert len(moved) == 4 and {f.players[0] for f in moved} <= {"P1", "P2"}
 
 
 def test_16_5_at_the_cap_the_best_seating_found_with_its_repeats() -> None:
-    t = Tournament(ids(20), 6, seat=6, seed="s", work_cap=2_000)
+    t = SeatingRequest(ids(20), 6, seat=6, seed="s", work_cap=2_000)
     answer = seat_tournament(t)
     assert answer.capped and answer.work >= 2_000
     assert_seated_once_at_the_fewest_tables_of_3(t, answer.seated)
-    recount = check_seating(Tournament(**{**_fields(t), "played": answer.seated, "seat": 0}))
+    recount = check_seating(SeatingRequest(**{**_fields(t), "played": answer.seated, "seat": 0}))
     assert len(answer.repeats) == len({f.players for f in recount if f.code is SeatingFault.REPEAT_MEETING})
 
 
 def test_16_5_tables_of_5_only_when_allowed() -> None:
-    t = Tournament(ids(21), 5, seat=5, fives=True, seed="small")
+    t = SeatingRequest(ids(21), 5, seat=5, fives=True, seed="small")
     answer = seat_tournament(t)
     assert answer.tables == Composition(4, 0, 1)
     assert_seated_once_at_the_fewest_tables_of_3(t, answer.seated)
@@ -373,7 +375,7 @@ def test_16_5_tables_of_5_only_when_allowed() -> None:
 
 
 @st.composite
-def tournaments(draw: st.DrawFn) -> Tournament:
+def tournaments(draw: st.DrawFn) -> SeatingRequest:
     """Any tournament of 3 to 36 players (5 with tables of 5), some positions played (by any
     seating: repeats, couples together, players late), couples, fixed players, a seed; the search
     given little work, since what is held here holds at any cap."""
@@ -397,7 +399,7 @@ def tournaments(draw: st.DrawFn) -> Tournament:
     fixed = tuple((pid, k + 1) for k, pid in enumerate(fixed_players))
     seat = draw(st.sampled_from([1, positions - len(played)]))
     seed = draw(st.text(min_size=1, max_size=8))
-    return Tournament(players, positions, tuple(played), seat, couples, fixed, fives, seed, work_cap=5_000)
+    return SeatingRequest(players, positions, tuple(played), seat, couples, fixed, fives, seed, work_cap=5_000)
 
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -405,7 +407,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 @SETTINGS
 @given(tournaments())
-def test_16_5_every_answer_seats_each_player_once_at_the_fewest_tables_of_3(t: Tournament) -> None:
+def test_16_5_every_answer_seats_each_player_once_at_the_fewest_tables_of_3(t: SeatingRequest) -> None:
     answer = seat_tournament(t)
     assert len(answer.seated) == t.seat
     assert_seated_once_at_the_fewest_tables_of_3(t, answer.seated)
@@ -413,7 +415,7 @@ def test_16_5_every_answer_seats_each_player_once_at_the_fewest_tables_of_3(t: T
 
 @SETTINGS
 @given(tournaments())
-def test_16_5_every_repeat_is_listed_and_only_those(t: Tournament) -> None:
+def test_16_5_every_repeat_is_listed_and_only_those(t: SeatingRequest) -> None:
     answer = seat_tournament(t)
     met: Counter[tuple[str, str]] = Counter()
     for pos in t.played + answer.seated:
@@ -424,7 +426,7 @@ def test_16_5_every_repeat_is_listed_and_only_those(t: Tournament) -> None:
 
 @SETTINGS
 @given(tournaments())
-def test_16_5_couples_never_meet(t: Tournament) -> None:
+def test_16_5_couples_never_meet(t: SeatingRequest) -> None:
     # Rule 3 comes before every rule but the tables themselves, and couples can always sit apart:
     # whatever was played, whatever the work, no position seated puts one together.
     answer = seat_tournament(t)
@@ -433,17 +435,17 @@ def test_16_5_couples_never_meet(t: Tournament) -> None:
 
 @SETTINGS
 @given(tournaments())
-def test_16_5_the_same_request_gives_the_same_answer(t: Tournament) -> None:
+def test_16_5_the_same_request_gives_the_same_answer(t: SeatingRequest) -> None:
     assert seat_tournament(t) == seat_tournament(t)
 
 
 @SETTINGS
 @given(tournaments())
-def test_16_5_the_shortfalls_are_the_checks_faults_of_the_positions_seated(t: Tournament) -> None:
+def test_16_5_the_shortfalls_are_the_checks_faults_of_the_positions_seated(t: SeatingRequest) -> None:
     # The seat form says of its own positions what the check form says of them (repeats aside,
     # which it lists as pairs).
     answer = seat_tournament(t)
-    whole = Tournament(**{**_fields(t), "played": t.played + answer.seated, "seat": 0})
+    whole = SeatingRequest(**{**_fields(t), "played": t.played + answer.seated, "seat": 0})
     checked = [
         (f.code, f.position - len(t.played), f.table, f.seat, f.players)
         for f in check_seating(whole)
@@ -453,7 +455,7 @@ def test_16_5_the_shortfalls_are_the_checks_faults_of_the_positions_seated(t: To
 
 
 def test_16_5_faults_are_frozen_values() -> None:
-    fault = check_seating(Tournament(EIGHT, 2, (FIRST, FIRST), seat=0))[0]
+    fault = check_seating(SeatingRequest(EIGHT, 2, (FIRST, FIRST), seat=0))[0]
     assert isinstance(fault, Fault) and fault.code is SeatingFault.REPEAT_MEETING
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from marshmallow import fields
 
 from service.messages import msg
-from service.rules.seating import Seating, Tournament, seat_tournament
+from service.rules.seating import Seating, SeatingRequest, seat_tournament
 from service.rules.seating_check import Fault
 from service.rules.seating_tables import (
     MAX_PLAYERS,
@@ -78,7 +78,7 @@ class FixedSchema(StrictSchema):
     table = table_number(required=True)
 
 
-class SeatingRequest(StrictSchema):
+class SeatingRequestSchema(StrictSchema):
     players = BoundedList(
         player_id("A player's id (his tournament number, « N3 », or any other)."),
         required=True,
@@ -244,7 +244,7 @@ class SeatingRequest(StrictSchema):
             where[table.position - 1].append(i)
         played = tuple(tuple(given[i] for i in indexes) for indexes in where)
         mode = SEAT_MODES[data["seat"]]
-        tournament = Tournament(
+        tournament = SeatingRequest(
             players=tuple(data["players"]),
             positions=data["positions"],
             played=played,
@@ -271,7 +271,7 @@ class SeatingQuery:
     """A loaded request: the tournament, and where each table of its positions played is in the
     request's ``played`` (``where[p][k]``: the index of table ``k`` of position ``p + 1``)."""
 
-    tournament: Tournament
+    tournament: SeatingRequest
     where: tuple[tuple[int, ...], ...]
 
 
@@ -473,5 +473,5 @@ def answer_seating(query: SeatingQuery, language: str) -> Answered:
 
 
 SEAT_TOURNAMENT = Operation(
-    "seatTournament", "/v1/tournaments/seating", "seating", SeatingRequest(), SeatingResponse(), answer_seating
+    "seatTournament", "/v1/tournaments/seating", "seating", SeatingRequestSchema(), SeatingResponse(), answer_seating
 )

@@ -39,7 +39,7 @@ first, renamed), the plan after all those played with a quarter."""
 
 
 @dataclass(frozen=True, slots=True)
-class Tournament:
+class SeatingRequest:
     """A seating request: the players present, what was played, and what to seat."""
 
     players: tuple[str, ...]
@@ -101,10 +101,10 @@ class Seating:
     """A search stopped at its cap, not at a cost the bounds show best."""
 
 
-copied_by_constructor(Tournament, Repeat, Seating)
+copied_by_constructor(SeatingRequest, Repeat, Seating)
 
 
-def check_seating(tournament: Tournament) -> tuple[Fault, ...]:
+def check_seating(tournament: SeatingRequest) -> tuple[Fault, ...]:
     """The faults of the positions played, by the rules of the seating. In the check form
     (``seat`` 0) the players are the tournament's: each position must seat each of them once, and
     no one else. When the request seats, they are the players present: a player who came late is
@@ -115,7 +115,7 @@ def check_seating(tournament: Tournament) -> tuple[Fault, ...]:
     return tuple(faults(t.played, roster, t.rules, known=frozenset(t.players) | frozenset(t.left)))
 
 
-def seat_tournament(tournament: Tournament) -> Seating:
+def seat_tournament(tournament: SeatingRequest) -> Seating:
     """The positions ``tournament.seat`` asks for (none: only the check of the positions played),
     from the plan of every position left (seating_plan)."""
     t = tournament
