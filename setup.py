@@ -92,6 +92,10 @@ COMPILE = os.environ.get("TAROT_RULES_COMPILE") == "1"
 STAMP = "compiled.txt"
 
 
+BUILT_FROM: list[str] = []
+"""The digest of the rules' sources the compiled core is built from, taken before mypyc reads them."""
+
+
 def compiled_rules() -> list:  # type: ignore[type-arg]
     """The rules core's extension modules, when asked for."""
     if not COMPILE:
@@ -101,6 +105,10 @@ def compiled_rules() -> list:  # type: ignore[type-arg]
     # No stamp until the build succeeds: a failed build must not leave older modules looking current.
     (RULES / STAMP).unlink(missing_ok=True)
     modules = sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
+    # The digest of the sources as mypyc reads them now: a source edited while the build runs
+    # leaves a stamp that does not match it, and the build is not used (rather than a stamp of
+    # the new sources on modules compiled from the old).
+    BUILT_FROM.append(rules_digest())
     return mypycify(modules, opt_level="3", group_name="service.rules.core")
 
 
@@ -117,7 +125,7 @@ class BuildRules(build_ext):
         if self.extensions:
             target = RULES if self.inplace else Path(self.build_lib, RULES)
             target.mkdir(parents=True, exist_ok=True)
-            (target / STAMP).write_text(rules_digest() + "\n", encoding="ascii")
+            (target / STAMP).write_text(BUILT_FROM[0] + "\n", encoding="ascii")
 
 
 setup(
