@@ -180,3 +180,14 @@ def test_the_records_of_a_json_batch_are_located_by_their_index(tmp_path: Path) 
         f"\n{games}[1] (deal-1): malformed record: The record is well-formed JSON but not a valid deal record.\n" in out
     )
     assert [case.get("line") for case in ET.parse(report).iter("testcase")] == ["0", "1", "2"]
+
+
+def test_the_help_says_every_form_the_command_reads_and_every_exit_status() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        main(["replay", "--help"])
+    said = " ".join(out.getvalue().split())
+    for form in ("NDJSON", "a JSON array of records", "one JSON record", '{"deals": [...]}', "- for standard input"):
+        assert form in said, form
+    for status in ("0 every deal valid and complete", "no record was found", "2 the replay could not run"):
+        assert status in said, status
