@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,7 +89,28 @@ def replayed(log: Path) -> int:
         return main(["replay", str(log), "--jobs", "1"])
 
 
-@pytest.mark.parametrize("shell", [["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c"], ["sh", "-c"]])
+SHELLS = [
+    ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c"],
+    ["bash", "--noprofile", "--norc", "-c"],
+    ["sh", "-c"],
+]
+"""A CI runner's shell, and shells that go on after an error."""
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_the_documented_check_fails_a_service_it_cannot_reach(tmp_path: Path, shell: list[str]) -> None:
+    write_log(tmp_path / "games.ndjson", GOOD)
+    with socket.socket() as closed:  # a port of this machine that nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    env = {**os.environ, "TAROT_RULES_URL": url}
+    done = subprocess.run(
+        [*shell, documented_check()], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode != 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("kind", list(LOGS))
 def test_the_documented_check_passes_exactly_when_the_replay_does(
     service: str, tmp_path: Path, kind: str, shell: list[str]
