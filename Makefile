@@ -16,7 +16,7 @@ HOST   ?= 127.0.0.1
 # A recipe that fails leaves no target behind (the compiled core's stamp above all).
 .DELETE_ON_ERROR:
 
-.PHONY: run test lint typecheck spec kit unit pure image-tests compile image browser fuzz load bench lock clean
+.PHONY: run test lint typecheck spec kit unit pure image-tests compile image browser fuzz load bench lock clean peer-engine
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -128,6 +128,10 @@ $(MAGMACRUNCH_VENV)/.installed: requirements/magmacrunch.txt
 		-r requirements/magmacrunch.txt >$(MAGMACRUNCH_VENV)/install.log 2>&1 \
 		|| { cat $(MAGMACRUNCH_VENV)/install.log; exit 1; }
 	touch $@
+
+# The published engine's virtualenv alone, for a side-by-side run of one's own
+# (conformance/README.md): make peer-engine.
+peer-engine: $(MAGMACRUNCH_VENV)/.installed
 
 unit: $(STAMP) $(CATALOGS) $(COMPILED_STAMP)
 	-@$(MAKE) --no-print-directory $(MAGMACRUNCH_VENV)/.installed

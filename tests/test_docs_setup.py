@@ -85,3 +85,13 @@ def test_no_page_installs_the_package_into_an_environment_of_its_reader(page: st
         assert re.search(r"/bin/python\"? -m pip install", line), line
     ci = " ".join((ROOT / "docs" / "ci.md").read_text(encoding="utf-8").split())
     assert "a virtualenv of its own" in ci and "`pipx`" in ci and "top-level module is named `service`" in ci
+
+
+def test_the_published_engine_for_a_side_by_side_run_has_a_target_of_its_own() -> None:
+    # The README and the kit's README send a user to `make peer-engine`: it makes the engine's
+    # virtualenv, the engine alone (no dependencies), where the kit's example runs it.
+    for page in ("README.md", "conformance/README.md"):
+        assert "make peer-engine" in " ".join((ROOT / page).read_text(encoding="utf-8").split()), page
+    dry = subprocess.run(["make", "-n", "-B", "peer-engine"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ".venv-magmacrunch/bin/python -m pip install" in dry.stdout
+    assert "--no-deps" in dry.stdout and "requirements/magmacrunch.txt" in dry.stdout
