@@ -162,7 +162,12 @@ def deal_of(seed: int, n: int, variant: Rules, hidden: set[str], cut: float | No
 def test_the_model_reads_generated_deals_as_the_core_does(
     seed: int, n: int, variant: Rules, hidden: set[str], cut: float | None
 ) -> None:
-    """Trick winners, the Excuse, count, score, or who plays next and what: §6–§9, §12."""
+    """Trick winners, the Excuse, count, score, or who plays next and what: §6–§9, §12. A chelem
+    announced, then left out with the hands: the core reads the seat due leading, and where that
+    reading shows faults, the taker leading (§12); the model finds no faults, so it cannot make
+    the second reading, and such a record is not put to it."""
+    full = request_of(random_record(seed, n, variant))
+    assume(not ({"chelem_announced", "hands"} <= hidden and full.get("chelem_announced")))
     d = deal_of(seed, n, variant, hidden, cut)
     ev = evaluate_deal(record(d))
     assert ev.valid, ev.violations
