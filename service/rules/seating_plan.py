@@ -83,13 +83,14 @@ def _drawn(make: Callable[[], Search], share: int) -> Search:
     priority from the start (the rest of the work), and the better of the two: the
     first way finds the odd tables in turn where they can be (25 players with a table of 5), the
     second the plans without repeats it misses (21 players with one)."""
-    if not make().has_odd:
-        return _searched(make(), share, fair_first=False)
+    first = make()
+    if not first.has_odd:
+        return _searched(first, share, fair_first=False)
     # Measured: with tables of 3 the first way needs most of the work to keep them in turn
     # (18 players with couples); a table of 5 makes more players wait a turn, and the second way
     # needs most of it to find no repeat (21 and 26 players).
-    fair = share * 3 // 4 if 3 in make().sizes else share // 4
-    first = _searched(make(), fair, fair_first=True)
+    fair = share * 3 // 4 if 3 in first.sizes else share // 4
+    first = _searched(first, fair, fair_first=True)
     if first.cost <= first.lower or first.repeats_settled():
         return first
     second = _searched(make(), share - fair, fair_first=False)
