@@ -29,6 +29,11 @@ NEGOTIATE = "tarot.negotiate"
 """Application config key: a function from an ``Accept-Language`` header (or None) to the
 language to answer in, which the server's own answers (a refusal for load) use too."""
 
+ANSWER_LAYERS = "tarot.answer_layers"
+"""Application config key: a function that wraps a WSGI application in the layers every answer
+of the application goes through (its request id, its language, CORS), for the answers the
+server makes itself (a refusal for load), so that a client reads them as it reads the others."""
+
 PAUSE = "tarot.pause"
 """WSGI environ key: a callable, without arguments, that a long answer (a batch) calls between
 two steps to let the server's other work run; absent where there is nothing else to run (the

@@ -7,9 +7,7 @@ included), a page of another origin is refused by the browser.
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ from werkzeug.test import TestResponse
 from service.api.layers.cors import OriginsError, parse_origins
 from service.app import create_app
 from service.contract.operations import OPERATIONS
-from tests.browser import dump_dom, needs_browser
+from tests.browser import PageServer, needs_browser, page_result
 from tests.serving import Gunicorn, call
 
 APP_ORIGIN = "https://app.example.org"
@@ -30,7 +28,7 @@ PATHS = sorted({operation.path for operation in OPERATIONS.values()})
 # What the contract has pages send, and what the version policy has them read: written here,
 # not taken from the code under test.
 REQUEST_HEADERS = {"content-type", "accept-language", "x-request-id"}
-EXPOSED = {"x-request-id", "deprecation", "sunset", "link"}
+EXPOSED = {"x-request-id", "retry-after", "deprecation", "sunset", "link"}
 ASK_METHOD, ASK_HEADERS = "Access-Control-Request-Method", "Access-Control-Request-Headers"
 PREFLIGHT = {ASK_METHOD: "POST", ASK_HEADERS: "content-type"}
 
@@ -284,39 +282,6 @@ async function ask(body) {
   document.getElementById("out").textContent = "RESULT" + JSON.stringify({verdict, problem}) + "END";
 })();
 </script></body></html>"""
-
-
-class PageServer:
-    """A page's origin: one HTML page served on a loopback port."""
-
-    def __init__(self, page: str) -> None:
-        body = page.encode()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def page_result(page_url: str, profile: Path) -> dict[str, Any]:
-    dom = dump_dom(page_url, profile, virtual_time_ms=10000).stdout
-    start, end = dom.index("RESULT") + len("RESULT"), dom.index("END")
-    result: dict[str, Any] = json.loads(dom[start:end].replace("&quot;", '"'))
-    return result
 
 
 @needs_browser

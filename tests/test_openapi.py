@@ -66,6 +66,20 @@ def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how()
     assert spec["servers"] and spec["security"] == [] and spec["info"]["license"]["name"]
 
 
+def test_every_operation_declares_the_refusal_for_load_with_its_retry_after() -> None:
+    # Any worker may refuse any operation for load, whatever its body: a generated client that
+    # meets an undeclared status throws instead of waiting and retrying.
+    spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
+    operations = [(path, op) for path, item in spec["paths"].items() if path.startswith("/v1/") for op in item.values()]
+    assert operations
+    for path, op in operations:
+        refusal = op["responses"]["503"]
+        assert refusal["content"]["application/problem+json"]["schema"] == {"$ref": "#/components/schemas/Problem"}
+        assert refusal["headers"]["Retry-After"] == {"$ref": "#/components/headers/RetryAfter"}, path
+        assert "`overloaded`" in refusal["description"] and "`Retry-After`" in refusal["description"]
+    assert spec["components"]["headers"]["RetryAfter"]["schema"] == {"type": "integer", "minimum": 0}
+
+
 def _request_examples() -> list[tuple[str, str, dict[str, Any]]]:
     spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
     out = []

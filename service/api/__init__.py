@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import resolve_schema_instance
@@ -13,7 +14,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from service import __version__
-from service.connection import NEGOTIATE
+from service.connection import ANSWER_LAYERS, NEGOTIATE
 from service.contract.batch import BatchLineSchema
 from service.contract.common import AnswerSchema
 from service.contract.fields import COMPONENTS, component_reference, default_in_words
@@ -23,6 +24,9 @@ from . import problems
 from .layers import cors, language, requestid, telemetry
 from .meta import docs, health, spec
 from .operations import batch, dealing, evaluate, games, scoring, tournaments, tricks
+
+if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
+    from _typeshed.wsgi import WSGIApplication
 
 API_DESCRIPTION = """\
 Checks French Tarot play against the official FFT rules (with the variants of
@@ -142,13 +146,25 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/openapi.yaml", "openapi_yaml", spec.openapi_yaml)
     docs.register(app)
     problems.register(app)
-    cors.init_app(app, cors.parse_origins(app.config.get("CORS_ORIGINS")))
     registry = telemetry.init_app(app)
-    # The server answers some requests itself (a refusal for load): in the language negotiated here.
+    layers = answer_layers(cors.parse_origins(app.config.get("CORS_ORIGINS")))
+    # The server answers some requests itself (a refusal for load): in the language negotiated
+    # here, through the same layers as the application's answers.
     app.config[NEGOTIATE] = language.negotiate
-    # The WSGI layers around Flask, outermost first: the request metrics time and count every
-    # answer (errors and unrouted paths included), then each request gets its id, which is on
-    # its answer and every log line of it, and its language.
-    app.wsgi_app = telemetry.RequestMetrics(  # type: ignore[method-assign]
-        requestid.RequestIds(language.Languages(app.wsgi_app)), app.url_map, registry
-    )
+    app.config[ANSWER_LAYERS] = layers
+    # The request metrics time and count every answer of the application (errors and unrouted
+    # paths included); the server's own refusals are counted apart, by reason.
+    app.wsgi_app = telemetry.RequestMetrics(layers(app.wsgi_app), app.url_map, registry)  # type: ignore[method-assign]
+
+
+def answer_layers(origins: tuple[str, ...]) -> Callable[[WSGIApplication], WSGIApplication]:
+    """The WSGI layers every answer goes through, outermost first: each request gets its id,
+    which is on its answer and every log line of it, its language, and, for the pages of
+    ``origins``, its CORS headers."""
+
+    def around(inner: WSGIApplication) -> WSGIApplication:
+        if origins:
+            inner = cors.CrossOrigin(inner, origins)
+        return requestid.RequestIds(language.Languages(inner))
+
+    return around

@@ -76,6 +76,12 @@ BODY_ERRORS = {
     "this number of players. Each fault has a pointer; some have a `hint`.",
 }
 
+OVERLOADED = (
+    "The instance is overloaded (code `overloaded`): it did not serve the request, nothing of it was done. "
+    "Send it again once the `Retry-After` seconds have passed; a load balancer may send it to an instance "
+    "with room sooner. Every operation may answer it, whatever its body."
+)
+
 
 ACCEPT_LANGUAGE = "AcceptLanguage"
 """The request header every operation reads, the language of its texts for people (the name of
@@ -109,12 +115,18 @@ SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
         },
     },
     "headers": {
+        "RetryAfter": {
+            "description": "Seconds to wait before sending the request again (the instance's `RETRY_AFTER_SECONDS`). "
+            "Exposed to the pages of the origins CORS allows.",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 0},
+        },
         "ContentLanguage": {
             "description": "The language of the answer's texts for people: `fr` or `en`. Answers whose texts "
             "follow `Accept-Language` also carry `Vary: Accept-Language`.",
             "required": True,
             "schema": {"$ref": "#/components/schemas/Language"},
-        }
+        },
     },
 }
 """Parameters and headers the operations share, registered once as components of the contract."""
@@ -142,6 +154,11 @@ def operation_doc(op: Operation, parameters: tuple[str, ...] = ()) -> dict[str, 
             "headers": LANGUAGE_HEADERS,
             "content": {PROBLEM_MIMETYPE: {"schema": ProblemSchema}},
         }
+    responses[503] = {
+        "description": OVERLOADED,
+        "headers": {**LANGUAGE_HEADERS, "Retry-After": "RetryAfter"},
+        "content": {PROBLEM_MIMETYPE: {"schema": ProblemSchema}},
+    }
     return {
         "operationId": op.operation_id,
         "parameters": [ACCEPT_LANGUAGE, *parameters],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from functools import lru_cache
 from http import HTTPStatus
 from typing import Any
@@ -113,24 +114,9 @@ HEADER_TIMEOUT_ANSWER = problem_answer(
 )
 
 
-def _answer(
-    status: HTTPStatus, document: dict[str, Any], language: str, keep: bool, extra: str = "", request_id: bool = True
-) -> bytes:
-    body = json.dumps(document, ensure_ascii=False).encode()
-    head = (
-        f"HTTP/1.1 {int(status)} {status.phrase}\r\n"
-        f"Connection: {'keep-alive' if keep else 'close'}\r\n"
-        "Content-Type: application/problem+json\r\n"
-        f"Content-Language: {language}\r\n"
-        f"{extra}"
-        f"Content-Length: {len(body)}\r\n" + (f"X-Request-ID: {uuid.uuid4().hex}\r\n" if request_id else "") + "\r\n"
-    )
-    return head.encode("latin-1") + body
-
-
-def _document(status: HTTPStatus, kind: str, code: str, said: Message, path: str, language: str) -> dict[str, Any]:
+def _document(status: HTTPStatus, kind: str, code: str, said: Message, path: str, language: str) -> bytes:
     text = render(said, language)
-    return {
+    document = {
         "type": PROBLEM_BASE + kind,
         "title": render(Message(f"problem.title.{int(status)}"), language),
         "status": int(status),
@@ -138,27 +124,59 @@ def _document(status: HTTPStatus, kind: str, code: str, said: Message, path: str
         "instance": path,
         "errors": [{"pointer": "", "code": code, "message": text}],
     }
+    return json.dumps(document, ensure_ascii=False).encode()
 
 
-def overloaded(req: Any, retry_after: int, language: str = DEFAULT_LANGUAGE, keep: bool = True) -> bytes:
-    """The refusal of a request the worker will not serve for load: 503, its own code
-    (``overloaded``), ``Retry-After``; the connection stays open if ``keep`` and the request
-    does not close it."""
-    return _overloaded(req.path, retry_after, language, keep and not req.should_close())
+class _ProblemApp:
+    """A WSGI application that answers every request with one problem, in the language the
+    request asks for: an answer the server decides on without the application (a refusal for
+    load), wrapped by the worker in the application's answer layers (request id, language,
+    CORS) so that a client reads it as it reads the others."""
 
-
-@lru_cache(maxsize=64)
-def _overloaded(path: str, retry_after: int, language: str, keep: bool) -> bytes:
-    # Made once per path and language: refusing must cost the least, the worker is overloaded.
     status = HTTPStatus.SERVICE_UNAVAILABLE
-    said = msg("error.overloaded", seconds=retry_after)
-    document = _document(status, "overloaded", "overloaded", said, path, language)
-    return _answer(status, document, language, keep, f"Retry-After: {retry_after}\r\n", request_id=False)
+
+    def __init__(self, negotiate: Callable[[str | None], str]) -> None:
+        self._negotiate = negotiate
+
+    def headers(self) -> list[tuple[str, str]]:
+        return []
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        body = self._body(environ.get("PATH_INFO", ""), self._negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")))
+        status = self.status
+        start_response(
+            f"{int(status)} {status.phrase}",
+            [("Content-Type", "application/problem+json"), ("Content-Length", str(len(body))), *self.headers()],
+        )
+        return [body]
+
+    def _body(self, path: str, language: str) -> bytes:
+        raise NotImplementedError
 
 
-def health_port_only(req: Any, language: str = DEFAULT_LANGUAGE) -> bytes:
+class Overloaded(_ProblemApp):
+    """The refusal of a request the worker will not serve for load: 503, its own code
+    (``overloaded``), ``Retry-After``."""
+
+    def __init__(self, negotiate: Callable[[str | None], str], retry_after: int) -> None:
+        super().__init__(negotiate)
+        self._retry_after = [("Retry-After", str(retry_after))]
+        self._said = msg("error.overloaded", seconds=retry_after)
+        # Made once per path and language: refusing must cost the least, the worker is overloaded.
+        self._body = lru_cache(maxsize=64)(self._make)  # type: ignore[method-assign]
+
+    def headers(self) -> list[tuple[str, str]]:
+        return self._retry_after
+
+    def _make(self, path: str, language: str) -> bytes:
+        return _document(self.status, "overloaded", "overloaded", self._said, path, language)
+
+
+class HealthPortOnly(_ProblemApp):
     """The answer to a request for an operation sent to the health port, which serves the probes
-    and the metrics only: 404, naming the paths it serves; the connection closes."""
+    and the metrics only: 404, naming the paths it serves."""
+
     status = HTTPStatus.NOT_FOUND
-    said = msg("error.health_port_only")
-    return _answer(status, _document(status, "not-found", "not_found", said, req.path, language), language, False)
+
+    def _body(self, path: str, language: str) -> bytes:
+        return _document(self.status, "not-found", "not_found", msg("error.health_port_only"), path, language)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import socket
 import time
@@ -52,12 +53,12 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
-from ..connection import CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
+from ..connection import ANSWER_LAYERS, CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
 from ..texts import DEFAULT_LANGUAGE
 from .admission import Admission, TurnedSocket
 from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
 from .metrics import count_refused
-from .problems import HEADER_TIMEOUT_ANSWER, health_port_only, overloaded, parse_problem
+from .problems import HEADER_TIMEOUT_ANSWER, HealthPortOnly, Overloaded, parse_problem
 from .response import Response
 
 # Not the client's fault: left to gunicorn (a 500, logged with its trace).
@@ -221,9 +222,10 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             path = unquote(req.path)
             arrived = time.monotonic()
             if health and path not in HEALTH_PATHS:
-                rest, keep = health_port_only(req, self._language(req)), False
-            elif path in HEALTH_PATHS:
-                # The probes and the metrics never queue: answered as they come.
+                resp, keep = self.handle_request(name, req, client, addr, hold=True, app=self._own.health_port_only)
+                rest = resp.take()
+            elif _unqueued(req, path):
+                # The probes, the metrics and the preflights never queue: answered as they come.
                 resp, keep = self.handle_request(name, req, client, addr, hold=True)
                 rest = resp.take()
             elif path in STREAMED_PATHS or not _body_buffered(req, parser):
@@ -237,7 +239,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 rest = resp.take()
             elif not self.admission.admits():
                 self.admission.refuse("queue_full")
-                rest, keep = self._refusal(req), not req.should_close()
+                rest, keep = self._refusal(name, req, client, addr)
                 with contextlib.suppress(BlockingIOError):
                     rest = rest[client.send(rest) :]
                 if keep and parser.finish_body():
@@ -309,7 +311,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> tuple[bool, bool]:
         """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded: whether
         the connection serves another request after it, and whether this one was refused."""
-        if unquote(req.path) in HEALTH_PATHS:
+        if _unqueued(req, unquote(req.path)):
             return bool(self.handle_request(name, req, client, addr)[1]), False
         admission = self.admission
         if admission.admits():
@@ -324,8 +326,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         else:
             admission.refuse("queue_full")
         # The connection stays (a new one would cost the worker more), held back (_hold_back).
-        client.sendall(self._refusal(req))
-        return not req.should_close(), True
+        answer, keep = self._refusal(name, req, client, addr)
+        client.sendall(answer)
+        return keep, True
 
     def _hold_back(self, client: Any) -> bool:
         """After a refusal, read the connection's next request only once its ``Retry-After`` has
@@ -383,16 +386,16 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 return waited
             buf.write(data)
 
-    def _refusal(self, req: Any) -> bytes:
-        return overloaded(req, self.admission_limits.retry_after_seconds, self._language(req))
+    def _refusal(self, name: Any, req: Any, client: Any, addr: Any) -> tuple[bytes, bool]:
+        """The 503 refusing ``req`` for load, through the application's answer layers, and
+        whether the connection stays open after it."""
+        resp, keep = self.handle_request(name, req, client, addr, hold=True, app=self._own.overloaded)
+        return resp.take(), keep
 
-    def _language(self, req: Any) -> str:
-        """The language ``req`` asks for, as the application negotiates it."""
-        negotiate = getattr(self.wsgi, "config", {}).get(NEGOTIATE)
-        if negotiate is None:
-            return DEFAULT_LANGUAGE
-        language: str = negotiate(next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), None))
-        return language
+    @functools.cached_property
+    def _own(self) -> _OwnAnswers:
+        # Made on first use: the application and the limits are set after the worker is made.
+        return _OwnAnswers(getattr(self.wsgi, "config", {}), self.admission_limits.retry_after_seconds)
 
     def _request_begins(self, client: Any, parser: RequestParser, wait: float, idle: bool) -> bool:
         """Whether a request begins within ``wait`` seconds (False: closed, or silent too long)."""
@@ -462,9 +465,10 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     # One request.
 
     def handle_request(
-        self, listener_name: Any, req: Any, sock: Any, addr: Any, hold: bool = False
+        self, listener_name: Any, req: Any, sock: Any, addr: Any, hold: bool = False, app: Any = None
     ) -> tuple[Response, bool]:
-        """Run the application for ``req``: the response, and whether the connection stays open."""
+        """Run the application for ``req`` (or ``app``, an answer of the server's own): the
+        response, and whether the connection stays open."""
         started = datetime.now()
         environ: dict[str, Any] = {}
         resp = None
@@ -481,11 +485,12 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             )
             environ["wsgi.multithread"] = True
             environ[PAUSE] = self.admission.turn.pause
-            self.nr += 1
-            if self.nr >= self.max_requests and self.alive:
-                self.log.info("Autorestarting worker after current request.")
-                self.alive = False
-            respiter = self.wsgi(environ, resp.start_response)
+            if app is None:
+                self.nr += 1
+                if self.nr >= self.max_requests and self.alive:
+                    self.log.info("Autorestarting worker after current request.")
+                    self.alive = False
+            respiter = (app or self.wsgi)(environ, resp.start_response)
             # Decided after the application ran and before the head goes out.
             if not (self.alive and self.cfg.keepalive) or environ.get(CLOSE_CONNECTION) or self._draining():
                 resp.force_close()
@@ -543,6 +548,18 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             self.log.debug("The client left before its answer was sent.")
 
 
+class _OwnAnswers:
+    """The answers the server makes without the application, wrapped in the application's answer
+    layers (:data:`~service.connection.ANSWER_LAYERS`: its request id, language and CORS), in
+    the language it negotiates."""
+
+    def __init__(self, config: Any, retry_after: int) -> None:
+        negotiate = config.get(NEGOTIATE) or (lambda _header: DEFAULT_LANGUAGE)
+        layers = config.get(ANSWER_LAYERS) or (lambda app: app)
+        self.overloaded = layers(Overloaded(negotiate, retry_after))
+        self.health_port_only = layers(HealthPortOnly(negotiate))
+
+
 class _Guard:
     """A connection's slot and socket, released once, whatever ends its service.
 
@@ -597,6 +614,14 @@ class _Guard:
                 else:
                     util.close(client)  # nothing unread: the close cannot reset the connection
                     self.slots.release()
+
+
+def _unqueued(req: Any, path: str) -> bool:
+    """Whether ``req`` is answered as it comes, never queued for the turn nor refused for load:
+    the probes an orchestrator acts on, the metrics that show the load, and the CORS preflights
+    (no computing; a browser that gets a refusal to its preflight shows its page a network
+    error, never the operation's own ``503`` and its ``Retry-After``)."""
+    return path in HEALTH_PATHS or req.method == "OPTIONS"
 
 
 def _has_unread(client: Any) -> bool:

@@ -2,31 +2,35 @@
 
 Off unless the operator names the origins allowed (``CORS_ORIGINS``): a browser then lets a
 page of one of those origins read the answers, problems included, and send the request
-headers the contract uses. flask-cors does the matching and writes the headers; this module
-decides the policy: exact origins only, no credentials (the service has none to share),
-preflight answers cached by the browser for two hours (mobile networks pay a round trip for
-each), and ``Vary: Origin`` on every ``/v1`` answer once CORS is on, so that no cache hands
-an answer made for one origin, or for none, to a page of another.
+headers the contract uses. flask-cors does the matching and makes the headers; this module
+decides the policy and adds them to every answer as a WSGI layer (:class:`CrossOrigin`):
+exact origins only, no credentials (the service has none to share), preflight answers cached
+by the browser for two hours (mobile networks pay a round trip for each), and ``Vary: Origin``
+on every ``/v1`` answer once CORS is on, so that no cache hands an answer made for one origin,
+or for none, to a page of another.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
-from flask import Flask, Response, request
-from flask_cors import CORS
+from flask_cors.core import DEFAULT_OPTIONS, get_cors_headers, serialize_options
+from werkzeug.datastructures import EnvironHeaders
 
 from . import OPERATIONS_PREFIX
+
+if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ALLOWED_HEADERS: Final = ("Content-Type", "Accept-Language", "X-Request-ID")
 """The request headers the contract reads, which a page may send."""
 
-EXPOSED_HEADERS: Final = ("X-Request-ID", "Deprecation", "Sunset", "Link")
+EXPOSED_HEADERS: Final = ("X-Request-ID", "Retry-After", "Deprecation", "Sunset", "Link")
 """Answer headers a page may read beyond the safelisted ones (``Content-Language`` is one):
-the request id, and the headers that announce a deprecated operation (the README's version
-policy)."""
+the request id, how long to wait after a refusal for load, and the headers that announce a
+deprecated operation (the README's version policy)."""
 
 METHODS: Final = ("GET", "POST")
 PREFLIGHT_MAX_AGE_SECONDS: Final = 7200
@@ -72,34 +76,54 @@ def parse_origins(setting: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(origins))
 
 
-def init_app(app: Flask, origins: tuple[str, ...]) -> None:
-    """Allow the pages of ``origins`` to call the operations; with none, add nothing at all."""
-    if not origins:
-        return
-    everyone = origins == (ANY_ORIGIN,)
-    CORS(
-        app,
-        resources={re.escape(OPERATIONS_PREFIX) + ".*": {}},
-        # Literal strings: flask-cors compares them whole, ignoring case, as origins are.
-        origins=ANY_ORIGIN if everyone else list(origins),
-        send_wildcard=everyone,
-        methods=list(METHODS),
-        allow_headers=list(ALLOWED_HEADERS),
-        expose_headers=list(EXPOSED_HEADERS),
-        max_age=PREFLIGHT_MAX_AGE_SECONDS,
-        supports_credentials=False,
-        # Said below for every /v1 answer, matched or not.
-        vary_header=False,
-        # Only to requests that carry an Origin: other callers get no CORS header.
-        always_send=False,
-    )
-    if not everyone:
-        app.after_request(_vary_on_origin)
+class CrossOrigin:
+    """WSGI layer: the CORS headers of every ``/v1`` answer, whoever makes it.
 
+    A layer rather than flask-cors's Flask hook, so that the answers the server makes without
+    Flask (a ``503`` refusal for load) carry the same headers as the application's: a page
+    that cannot read a refusal sees a network error and never its ``Retry-After``. flask-cors
+    still computes them, from the options it would have been given.
+    """
 
-def _vary_on_origin(response: Response) -> Response:
-    # A header line of its own, as the language layer adds its own: parsing and rewriting
-    # the answer's Vary would cost more than the rest of CORS.
-    if request.path.startswith(OPERATIONS_PREFIX):
-        response.headers.add("Vary", "Origin")
-    return response
+    def __init__(self, app: WSGIApplication, origins: tuple[str, ...]) -> None:
+        self._next = app
+        everyone = origins == (ANY_ORIGIN,)
+        self._options = serialize_options(
+            {
+                **DEFAULT_OPTIONS,
+                # Literal strings: flask-cors compares them whole, ignoring case, as origins are.
+                "origins": ANY_ORIGIN if everyone else list(origins),
+                "send_wildcard": everyone,
+                "methods": list(METHODS),
+                "allow_headers": list(ALLOWED_HEADERS),
+                "expose_headers": list(EXPOSED_HEADERS),
+                "max_age": PREFLIGHT_MAX_AGE_SECONDS,
+                "supports_credentials": False,
+                # Said below for every /v1 answer, matched or not.
+                "vary_header": False,
+                # Only to requests that carry an Origin: other callers get no CORS header.
+                "always_send": False,
+            }
+        )
+        # A wildcard answer is the same for every origin: nothing for a cache to tell apart.
+        self._vary: list[tuple[str, str]] = [] if everyone else [("Vary", "Origin")]
+
+    def headers(self, environ: WSGIEnvironment) -> list[tuple[str, str]]:
+        """The CORS headers of the answer to the request of ``environ``."""
+        if not environ.get("PATH_INFO", "").startswith(OPERATIONS_PREFIX):
+            return []
+        if "HTTP_ORIGIN" not in environ:
+            return self._vary
+        found = get_cors_headers(self._options, EnvironHeaders(environ), environ.get("REQUEST_METHOD", ""))
+        return [(name, str(value)) for name, value in found.items(multi=True)] + self._vary
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        extra = self.headers(environ)
+        if not extra:
+            return self._next(environ, start_response)
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            headers.extend(extra)
+            return start_response(status, headers, exc_info)
+
+        return self._next(environ, start)
