@@ -11,11 +11,12 @@ from __future__ import annotations
 import inspect
 import io
 import re
+import socket
 from pathlib import Path
 
 import gunicorn
 import pytest
-from gunicorn.http import parser, unreader, wsgi
+from gunicorn.http import body, parser, unreader, wsgi
 from gunicorn.workers import base, base_async, ggevent
 
 from service.serving.response import Response
@@ -78,6 +79,13 @@ def test_the_attributes_the_worker_reads_are_there() -> None:
     # Lowered to 16 KiB at start (docs/performance.md: the batch figures).
     assert unreader.SocketUnreader.max_body_chunk == 1024 * 1024
     assert "self.req_count" in inspect.getsource(parser.Parser)
+    # A body of known length, whole in the read-ahead or not: req.body.reader, its length.
+    reader = body.LengthReader(unreader.Unreader(), 10)
+    assert body.Body(reader).reader is reader and reader.length == 10
+    # The socket a request's body is read from, swapped for the turn's (TurnedSocket).
+    with socket.socket() as sock:
+        assert unreader.SocketUnreader(sock).sock is sock
+    assert "self.sock.recv(" in inspect.getsource(unreader.SocketUnreader.chunk)
     create = inspect.signature(wsgi.create).parameters
     assert list(create)[-2:] == ["response_class", "response_args"]
 

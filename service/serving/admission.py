@@ -33,6 +33,33 @@ from gevent.hub import Waiter, get_hub
 
 from .limits import AdmissionLimits
 
+LIBEV_LOOPS = frozenset({"gevent.libev.corecext", "gevent.libev.corecffi"})
+"""The modules of gevent's libev loops, the only ones the turn is handed over correctly on."""
+
+
+def check_loop() -> None:
+    """Refuse to serve on an event loop the turn was not built for.
+
+    The turn is handed over by a zero-delay timer (:meth:`Turn._hand_on`). On libev a timer
+    started in a round fires in a later round, after that round's poll of the sockets, so the
+    loop reads its sockets and takes new connections between any two computations
+    (tests/test_serving_gevent_pin.py holds it). libuv runs its due timers in a loop of their
+    own, where a zero-delay timer started by another may run before any poll: a worker could
+    compute its whole queue without reading a socket, probes and new clients waiting behind
+    it, which is what the turn exists to prevent. gevent picks its loop from ``GEVENT_LOOP``
+    (libev unless told otherwise)."""
+    try:
+        loop = gevent.config.loop
+    except ImportError as exc:
+        raise RuntimeError(f"gevent's event loop cannot be loaded ({exc}); unset GEVENT_LOOP to use libev") from None
+    if loop.__module__ not in LIBEV_LOOPS:
+        raise RuntimeError(
+            f"gevent's event loop is {loop.__module__}.{loop.__qualname__}: this server hands its compute turn "
+            "over in libev's order (the sockets polled before the timers run), and serves on libev only; "
+            "unset GEVENT_LOOP or set it to libev-cext"
+        )
+
+
 MEAN_WEIGHT = 0.05
 """Weight of the latest in the running mean of a turn's cycle (about the last 20)."""
 FIRST_MEAN = 0.001

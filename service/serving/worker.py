@@ -55,7 +55,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from ..connection import ANSWER_LAYERS, CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
 from ..texts import DEFAULT_LANGUAGE
-from .admission import Admission, TurnedSocket
+from .admission import Admission, TurnedSocket, check_loop
 from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
 from .metrics import count_refused
 from .problems import HEADER_TIMEOUT_ANSWER, HealthPortOnly, Overloaded, parse_problem
@@ -117,6 +117,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     alive: bool
 
     def init_process(self) -> None:
+        # Before anything is served: gunicorn stops (exit 3, the reason in its log) when a worker
+        # fails to boot.
+        check_loop()
         # A body of known length is received up to 16 KiB at a time, not gunicorn's 1 MiB: its
         # readline copies what remains of the last receive on every kibibyte it reads, which
         # for a batch's long body cost as much as a deal's evaluation. An NDJSON line of a deal
