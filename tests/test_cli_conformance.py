@@ -625,11 +625,12 @@ def test_refusals_pass_when_refused_where_expected(
             },
         ),
         (
+            # Answered, whatever the answer: said as such, beside the refusal and the faults it should locate.
             "answer-all",
             {
-                f"score/refusals/00{i}": ["/status: expected 422, got 200: answered where a refusal (any 4xx) is "
-                                          "expected"] * 2
-                for i in range(1, 5)
+                f"score/refusals/00{i}": ["answered (gave a verdict) where the kit expects a refusal (a 4xx) "
+                                          f"locating {', '.join(pointers)}"] * 2
+                for i, (_, _, pointers) in enumerate(REFUSALS, 1)
             },
         ),
         (
@@ -640,7 +641,7 @@ def test_refusals_pass_when_refused_where_expected(
                                               f"located at (or within) {pointers[0]}"] * 2
                     for i, (_, _, pointers) in enumerate(REFUSALS, 1)
                 },
-                "score/refusals/005": ["the implementation refused the request (422); /players: No."] * 2,
+                "score/refusals/005": ["refused where the kit expects an answer: status 422; /players: No."] * 2,
             },
         ),
         (
@@ -709,7 +710,7 @@ def test_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         "score/compare/004": [f'/legal/3: expected "EX", {nothing}', f'/legal/-: expected "EX", {nothing}'],
         "score/compare/006": ["/won: expected 1, got true", "/margin: expected true, got 8"],
         "score/compare/007": [f"/nothing/here: expected 1, {nothing}"],
-        "score/compare/008": [f"/won/0: expected true, {nothing}", f"/reason: expected none, {nothing}"],
+        "score/compare/008": [f"/won/0: expected true, {nothing}", f"/reason: expected null, {nothing}"],
         "score/compare/010": ['/reason: expected ["follow"], got "follow": not an array to compare in any order'],
     }
 

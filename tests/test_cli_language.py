@@ -327,7 +327,8 @@ def test_a_service_is_asked_for_the_language(tmp_path: Path, capsys: pytest.Capt
         status, out, _ = tarot_rules(capsys, "conformance", "--kit", kit, "--url", server.base, "--lang", "fr")
         assert status == 1
         assert set(server.languages[5:]) == {"fr"} and len(server.languages) == 5 + 12
-        assert f"    HTTP 422 Unprocessable Entity{NBSP}: Detail in fr." in out.splitlines()
+        refused = f"un refus là où le kit attend une réponse{NBSP}: HTTP 422 Unprocessable Entity{NBSP}: Detail in fr."
+        assert f"    {refused}" in out.splitlines()
 
 
 def test_a_running_service_answers_in_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

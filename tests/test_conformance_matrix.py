@@ -168,7 +168,7 @@ def test_the_service_the_javascript_adapter_and_a_published_engine_side_by_side(
     assert "implementations disagree with each other on 13 cases" in out
     assert "no case was failed by every implementation" in out
     assert (
-        "| `winner/excuse/005` | docs/rules.md §7, §12 | /winner none; /winner_index none; /winning_card none |"
+        "| `winner/excuse/005` | docs/rules.md §7, §12 | /winner null; /winner_index null; /winning_card null |"
         in markdown
     )
     # JUnit: each implementation's cases under its own class names, the same counts.

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from .errors import CommandError, reason
-from .outcome import MISSING, Difference
+from .outcome import ANSWERED, MISSING, Difference, Words
 from .seating_check import seating_differences, valid_expectation
 from .words import say
 
@@ -295,14 +295,24 @@ def locates(expected: str, found: str) -> bool:
     return found == expected or found.startswith(expected + "/")
 
 
+def refusal_words(problem: ExpectedProblem) -> Words:
+    """The refusal a case expects, in words (``a refusal (a 4xx) locating /hand``)."""
+    return Words(say("kit.refusal", pointers=", ".join(problem.pointers)))
+
+
+def answered_instead(case: Case) -> list[Difference]:
+    """A refusal case answered: the answer (a verdict, whatever its values) where the refusal is expected."""
+    assert case.expect_problem is not None
+    return [Difference("", refusal_words(case.expect_problem), ANSWERED)]
+
+
 def compare_refusal(case: Case, status: int | None, pointers: Sequence[str]) -> list[Difference]:
-    """Where a refusal of ``status`` (None: a harness's, without one; 200: an answer) locating
-    faults at ``pointers`` differs from the refusal ``case`` expects; empty when it passes."""
+    """Where a refusal of ``status`` (None: a harness's, without one) locating faults at
+    ``pointers`` differs from the refusal ``case`` expects; empty when it passes."""
     expected = case.expect_problem
     assert expected is not None
     if status is not None and not 400 <= status < 500:
-        why = say("kit.answered") if status == 200 else say("kit.not_a_refusal")
-        return [Difference("/status", expected.status, status, why=why)]
+        return [Difference("/status", expected.status, status, why=say("kit.not_a_refusal"))]
     missing = [p for p in expected.pointers if not any(locates(p, found) for found in pointers)]
     if missing:
         why = say("kit.not_located", pointers=", ".join(missing))

@@ -20,7 +20,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -148,6 +148,26 @@ def unreachable(where: ServiceUrl, why: str, attempts: int = 1) -> str:
     if attempts == 1:
         return say("client.unreachable", url=where.url, reason=why)
     return say("client.unreachable.attempts", attempts, url=where.url, reason=why)
+
+
+def wrong_base(where: ServiceUrl, paths: Sequence[str]) -> str:
+    """That the base URL ``where`` is wrong, its service having answered 404 Not Found to every
+    operation posed (``paths``), and the likely fix: the one sentence both commands say it with.
+    A base URL that ends as the operations' paths begin (``…/v1``, every path starting with
+    ``/v1``) doubles that part: the fix is to drop it, the base URL being the service's root."""
+    base = where.prefix.split("/")[1:]
+    heads = [path.split("/")[1:] for path in paths]
+    extra = next(
+        (base[-n:] for n in range(len(base), 0, -1) if all(head[:n] == base[-n:] for head in heads)),
+        None,
+    )
+    if extra is None:
+        fix = say("client.wrong_base.other")
+    else:
+        doubled = "/" + "/".join(extra)
+        root = where.url.rstrip("/").removesuffix(doubled)
+        fix = say("client.wrong_base.doubled", extra=doubled, root=root)
+    return say("client.wrong_base", url=where.url, paths=", ".join(paths), fix=fix)
 
 
 class Refusal(NamedTuple):

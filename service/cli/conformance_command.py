@@ -10,7 +10,8 @@ failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on
 nothing; a ``--tag`` or ``--case`` that selects no case checks nothing too), 2 when the kit could
-not be read or the implementation not reached.
+not be read or the implementation not reached (a service's base URL that answers 404 Not Found
+to every operation posed is not reached: each report says so once, with the likely fix).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .casefiles import CaseFile, default_kit, load_kit
 from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
 from .conformance_matrix import ALL, Column, Matrix, check_names, implementation_argument, unreached_cases
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
-from .conformance_run import Selection, Summary, run_cases, select
+from .conformance_run import Selection, Summary, run_implementation, select
 from .errors import PROG, CommandError
 from .implementations import TIMEOUT, Harness, Implementation, Service
 from .matrix_html import write_matrix_html
@@ -126,20 +127,23 @@ def run(args: argparse.Namespace) -> int:
         implementation = Harness(args.harness, args.timeout)
         described = say("conformance.report.target_harness", command=code(args.harness))
     try:
-        ran = run_cases(files, selection.cases, args.skip_tag, implementation)
+        ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
     finally:
         implementation.close()
-    summary = Summary.of(ran, selection.unmatched)
+    summary = Summary.of(ran, selection.unmatched, unreached)
     nothing = summary.unchecked()
     if args.junit is not None:
         write_junit(args.junit, files, ran, nothing)
     if args.html is not None:
-        write_html(args.html, files, ran)
+        write_html(args.html, files, ran, summary)
     if args.report is not None:
         write_markdown(args.report, markdown(summary, described))
     print_summary(summary, sys.stdout)
     if not args.quiet:
         print_details(summary, sys.stdout)
+    if unreached:  # as an implementation that could not be reached, said once
+        print(say("cli.failed", prog=PROG, message=unreached), file=sys.stderr)
+        return 2
     if nothing is not None:
         print(say("cli.failed", prog=PROG, message=nothing), file=sys.stderr)
         return 1
@@ -163,10 +167,10 @@ def run_matrix(args: argparse.Namespace, files: list[CaseFile], selection: Selec
                 implementation = Service(named.url, args.timeout, Patience(args.overload_wait))
             else:
                 implementation = Harness(named.command, args.timeout)
-            ran = run_cases(files, selection.cases, args.skip_tag, implementation)
-            columns.append(Column(named.name, target, ran))
+            ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
+            columns.append(Column(named.name, target, ran, unreached=unreached))
         except CommandError as exc:  # not reached, or ended before its first answer: its cases fail
-            print(say("cli.failed", prog=PROG, message=str(exc)), file=sys.stderr)
+            # Said once, by the matrix's summary (and its reports).
             ran = unreached_cases(files, selection.cases, args.skip_tag, str(exc))
             columns.append(Column(named.name, target, ran, unreached=str(exc)))
         finally:

@@ -25,7 +25,6 @@ import orjson
 from .casefiles import Case, CaseFile
 from .client import ServiceUrl, url_argument
 from .conformance_run import ORDER, Counts, Ran, Summary, in_one, run_cases
-from .implementations import GoneError
 from .outcome import MISSING, Outcome, Status
 from .words import say
 
@@ -73,28 +72,11 @@ def check_names(named: Sequence[Named], required: str) -> None:
         raise argparse.ArgumentTypeError(say("matrix.unknown_required", name=required, names=names))
 
 
-class _Unreached:
-    """An implementation that could not be reached: each case fails with why (the first one
-    posed, the others unasked, as when an implementation goes away)."""
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-    def ask(self, operation: str, request: Any) -> Any:
-        raise GoneError(self.why)
-
-    def close(self) -> None:
-        pass
-
-
 def unreached_cases(
     files: Sequence[CaseFile], cases: Sequence[Case], skips: Sequence[tuple[str, str]], why: str
 ) -> list[Ran]:
     """The outcomes of an implementation that could not be reached: none of its cases was posed."""
-    return [
-        (case, o._replace(unasked=o.status == Status.FAILED))
-        for case, o in run_cases(files, cases, skips, _Unreached(why))
-    ]
+    return run_cases(files, cases, skips, None, why)
 
 
 @dataclass
@@ -215,7 +197,9 @@ class Matrix:
             for o in row.outcomes:
                 got = {d.pointer: d.got for d in o.differences}
                 values = {p: got.get(p, expected[p]) for p in pointers}
-                said.append(Said(o.status, values if o.status != Status.SKIPPED and not o.note else {}, o.note))
+                # Why it was not run is said once, where it stopped (or in the summary, not reached).
+                note = say("matrix.said.not_run") if o.unasked else o.note
+                said.append(Said(o.status, values if o.status != Status.SKIPPED and not o.note else {}, note))
             found.append(Disagreement(row, tuple(pointers), expected, tuple(said)))
         return found
 

@@ -20,8 +20,8 @@ from .faults import summary as faults_summary
 from .html import CONFORMANCE, Expected, HtmlReport
 from .implementations import cut
 from .junit import JUnitReport, TestCase
-from .outcome import MISSING, Difference, Outcome, Status
-from .words import labelled, language, number, say, value_text
+from .outcome import ANSWERED, MISSING, Difference, Outcome, Status, Words
+from .words import json_text, labelled, language, number, say
 
 LISTED = 30
 """Failures printed; the JUnit report has them all."""
@@ -35,16 +35,29 @@ JUNIT_MISMATCH = "mismatch"
 JUNIT_NO_ANSWER = "no-answer"
 
 
-def difference_line(difference: Difference, limit: int | None = VALUE_CHARS) -> str:
-    def shown(value: Any) -> str:
-        text = value_text(value)
-        return text if limit is None else cut(text, limit)
+def difference_value(value: Any, limit: int | None = None) -> str:
+    """An expected or answered value for people, in every report: as JSON writes it (``null``,
+    ``true``, ``"EX"``), or in words where there is no value (nothing at the pointer, an answer
+    where a refusal is expected, an expectation said in words); cut after ``limit`` characters."""
+    if value is MISSING:
+        text = say("kit.no_value")
+    elif value is ANSWERED:
+        text = say("kit.an_answer")
+    elif isinstance(value, Words):
+        text = str(value)
+    else:
+        text = json_text(value)
+    return text if limit is None else cut(text, limit)
 
+
+def difference_line(difference: Difference, limit: int | None = VALUE_CHARS) -> str:
     pointer = difference.pointer or say("conformance.whole_answer")
-    expected = shown(difference.expected)
+    expected = difference_value(difference.expected, limit)
+    if difference.got is ANSWERED:
+        return say("kit.answered", refusal=expected)
+    got = difference_value(difference.got, limit)
     if difference.got is MISSING:
-        return say("conformance.difference", pointer=pointer, expected=expected, got=say("kit.no_value"))
-    got = shown(difference.got)
+        return say("conformance.difference", pointer=pointer, expected=expected, got=got)
     if difference.why:
         return say("conformance.difference_why", pointer=pointer, expected=expected, got=got, why=difference.why)
     if difference.unordered:
@@ -94,7 +107,7 @@ def print_details(summary: Summary, out: IO[str]) -> None:
         print("\n" + say("conformance.skips"), file=out)
         for (tag, why), count in summary.skips.items():
             print("  " + labelled(f"{skipper(tag)} ({number(count)})", why), file=out)
-    if not summary.failures and not summary.unasked:
+    if not summary.failures and (not summary.unasked or summary.unreached):
         return
     print("\n" + say("conformance.failures"), file=out)
     for case, outcome in summary.failures[:LISTED]:
@@ -106,7 +119,7 @@ def print_details(summary: Summary, out: IO[str]) -> None:
             print(f"    {line}", file=out)
     if len(summary.failures) > LISTED:
         print(say("conformance.more", len(summary.failures) - LISTED), file=out)
-    if summary.unasked:
+    if summary.unasked and not summary.unreached:  # an implementation not reached: the run's error says why, once
         print(say("conformance.unasked", len(summary.unasked), reason=summary.unasked[0][1].note), file=out)
 
 
@@ -189,7 +202,9 @@ def markdown(summary: Summary, implementation: str) -> str:
     )
     none = say("conformance.report.none")
     lines = ["# " + say("conformance.report.title", verdict=verdict), "", totals, implementation, ""]
-    if nothing is not None:
+    if summary.unreached:
+        lines += [f"**{say('conformance.report.unreached', reason=summary.unreached)}**", ""]
+    elif nothing is not None:
         lines += [f"**{say('conformance.report.nothing_checked', reason=nothing)}**", ""]
     elif summary.unmatched:
         reasons = in_one(summary.unmatched)
@@ -236,25 +251,37 @@ def _failure_rows(summary: Summary) -> list[str]:
         [code(c.id), code(c.file), code(first_difference(o)), cut(faults_summary(o.faults), VALUE_CHARS)]
         for c, o in summary.failures[:REPORT_LISTED]
     ]
+    if not rows:
+        return [unasked_paragraph(summary)]
     lines = list(markdown_table(failure_headers, rows, 0))
     if len(summary.failures) > REPORT_LISTED:
         lines += ["", say("conformance.report.more", len(summary.failures) - REPORT_LISTED)]
     if summary.unasked:
-        lines += ["", say("conformance.report.unasked", len(summary.unasked), reason=summary.unasked[0][1].note)]
+        lines += ["", unasked_paragraph(summary)]
     return lines
 
 
-def difference_value(value: Any) -> str:
-    return say("kit.no_value") if value is MISSING else value_text(value)
+def unasked_paragraph(summary: Summary) -> str:
+    """The cases that failed unasked, in one paragraph: with why, unless the report says it above
+    (an implementation not reached)."""
+    count = len(summary.unasked)
+    if summary.unreached:
+        return say("conformance.report.unasked_above", count)
+    return say("conformance.report.unasked", count, reason=summary.unasked[0][1].note)
 
 
-def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran]) -> None:
+def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], summary: Summary) -> None:
     """The run as a page to look at: each failed case drawn (an evaluation trick by trick, the
-    first fault the case expects marked beside those the answer found), the counts by case file."""
+    first fault the case expects marked beside those the answer found), those that failed
+    unasked said in one paragraph, the counts by case file."""
     report = HtmlReport(path, [f.path for f in files], language(), kind=CONFORMANCE)
+    if summary.unreached:
+        report.note = say("conformance.report.unreached", reason=summary.unreached)
+    elif summary.unasked:
+        report.note = unasked_paragraph(summary)
     for case, o in ran:
         report.count(o.file_no, "cases", o.status, passed=o.passed)
-        if o.status != Status.FAILED:
+        if o.status != Status.FAILED or o.unasked:
             continue
         rows = [
             {

@@ -5,7 +5,8 @@ The cases are selected by operation, id, and tag (:func:`select`). Each case's
 (:func:`~.casefiles.compare`), or its refusal what the case's problem expects
 (:func:`~.casefiles.compare_refusal`), with the answer's own faults and what a page draws of it
 when it does not; a case skipped by a tag is not posed, one the implementation skips is
-skipped with its reason; once the implementation is gone, the remaining cases fail unasked.
+skipped with its reason; once the implementation is gone, the remaining cases fail unasked,
+and all of them when it was not reached after all (:func:`run_implementation`: a wrong base URL).
 :class:`Summary` counts them by operation and by tag; a run that checked no case says why
 (:meth:`Summary.nothing_checked`).
 """
@@ -22,12 +23,12 @@ from typing import Any, NamedTuple
 
 from service.contract.operations import IN_THE_KIT
 
-from .casefiles import Case, CaseFile, compare, compare_refusal
+from .casefiles import Case, CaseFile, answered_instead, compare, compare_refusal
 from .errors import PROG, warn
 from .faults import faults_of
 from .implementations import GoneError, Implementation, NoAnswerError, RefusedError, SkippedError
 from .outcome import Difference, Outcome, Status, drawing
-from .words import say
+from .words import labelled, say
 
 ORDER = [op.path for op in IN_THE_KIT.values()]
 """The order operations are listed in (the contract's); any other comes after them."""
@@ -81,19 +82,25 @@ def select(
 
 
 def run_cases(
-    files: Sequence[CaseFile], cases: Iterable[Case], skips: Sequence[tuple[str, str]], implementation: Implementation
+    files: Sequence[CaseFile],
+    cases: Iterable[Case],
+    skips: Sequence[tuple[str, str]],
+    implementation: Implementation | None,
+    unreached: str = "",
 ) -> list[Ran]:
-    """Each case with its outcome, in order; once the implementation is gone, the remaining cases fail unasked."""
+    """Each case with its outcome, in order; once the implementation is gone, the remaining cases
+    fail unasked. With no ``implementation`` (it could not be reached: ``unreached`` says why),
+    every case not skipped fails unasked, and nothing is said here: the caller says it once."""
     numbers = {f.path: i for i, f in enumerate(files)}
     ran: list[Ran] = []
-    gone = ""
+    gone = unreached
     for case in cases:
         outcome = _outcomes(numbers[case.file], case)
         skip = next(((tag, why) for tag, why in skips if tag in case.tags), None)
         if skip is not None:
             ran.append(outcome(Status.SKIPPED, skip=skip, note=skip[1]))
             continue
-        if gone:
+        if gone or implementation is None:
             ran.append(outcome(Status.FAILED, note=gone, unasked=True))
             continue
         started = perf_counter()
@@ -104,6 +111,17 @@ def run_cases(
             print(say("cli.failed", prog=PROG, message=say("conformance.gone", reason=gone)), file=sys.stderr)
             ran.append(outcome(Status.FAILED, note=gone, seconds=perf_counter() - started))
     return ran
+
+
+def run_implementation(
+    files: Sequence[CaseFile], cases: Sequence[Case], skips: Sequence[tuple[str, str]], implementation: Implementation
+) -> tuple[list[Ran], str]:
+    """The cases run by ``implementation``, and why it was not reached after all (empty when it
+    was): then its answers are none of the cases' (a wrong base URL's 404s), and every case not
+    skipped fails unasked, as with an implementation that could not be reached."""
+    ran = run_cases(files, cases, skips, implementation)
+    why = implementation.unreached()
+    return (run_cases(files, cases, skips, None, why), why) if why else (ran, "")
 
 
 def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ran]) -> Ran:
@@ -117,12 +135,14 @@ def _posed(case: Case, implementation: Implementation, outcome: Callable[..., Ra
     except RefusedError as exc:
         if case.expect_problem is not None:
             return _judged(outcome, compare_refusal(case, exc.status, exc.pointers), perf_counter() - started)
-        return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
+        refused = say("conformance.refused_instead")
+        note = labelled(refused, str(exc)) if str(exc) else refused
+        return outcome(Status.FAILED, note=note, seconds=perf_counter() - started)
     except NoAnswerError as exc:
         return outcome(Status.FAILED, note=str(exc), seconds=perf_counter() - started)
     seconds = perf_counter() - started
-    if case.expect_problem is not None:  # answered where a refusal is expected
-        return _judged(outcome, compare_refusal(case, 200, ()), seconds)
+    if case.expect_problem is not None:
+        return _judged(outcome, answered_instead(case), seconds)
     differences = compare(case, answer)
     if not differences:
         return outcome(Status.PASSED, seconds=seconds)
@@ -175,10 +195,12 @@ class Summary:
     """The cases that failed unposed, the implementation gone: listed as one."""
     unmatched: list[str] = field(default_factory=list)
     """Why a ``--tag`` or ``--case`` given selected no case (:attr:`Selection.unmatched`)."""
+    unreached: str = ""
+    """Why the implementation was not reached (its cases are then all unasked), or empty."""
 
     @classmethod
-    def of(cls, ran: Iterable[Ran], unmatched: Sequence[str] = ()) -> Summary:
-        summary = cls(unmatched=list(unmatched))
+    def of(cls, ran: Iterable[Ran], unmatched: Sequence[str] = (), unreached: str = "") -> Summary:
+        summary = cls(unmatched=list(unmatched), unreached=unreached)
         for case, outcome in ran:
             summary.total.add(outcome)
             summary.operations.setdefault(case.operation, Counts()).add(outcome)

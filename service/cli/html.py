@@ -105,6 +105,7 @@ details { margin: .25rem 0 .5rem 1rem; }
 <body>
 <h1>{{ t.title }}</h1>
 <p class="verdict {{ 'bad' if failed else 'ok' }}">{{ verdict }}</p>
+{% if note %}<p class="bad note">{{ note }}</p>{% endif %}
 {% for d in drawn %}
 <h2 id="deal-{{ loop.index }}">{{ d.name }}{% if d.where %} <small>{{ d.where }}</small>{% endif %}</h2>
 <p>{{ d.line }}</p>
@@ -180,6 +181,8 @@ class HtmlReport:
         self.allowed: list[dict[str, str]] = []
         """Deals in progress a replay allowed (``--allow-in-progress``): listed, not drawn."""
         self.allowed_unlisted = 0
+        self.note = ""
+        """What the run says once, under its verdict (why cases failed unasked), rather than on each case."""
 
     def count(self, file_no: int, *columns: str, passed: bool = False) -> None:
         """Count one deal or case of file ``file_no`` in ``columns``; one that ``passed`` is not drawn."""
@@ -271,6 +274,7 @@ class HtmlReport:
             columns=self.columns,
             t=texts,
             verdict=self._verdict(),
+            note=self.note,
             failed=self.failing > 0 or self.passing == 0,
             failing_files=[f for f in self.files if f["failing"]],
             drawn=self.drawn,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import json
 import os
 import queue
 import signal
@@ -23,9 +22,9 @@ from typing import Any, Protocol
 
 import orjson
 
-from .client import Client, Patience, Refusal, ServiceUrl, UnreachableError, refusal_of
+from .client import Client, Patience, Refusal, ServiceUrl, UnreachableError, refusal_of, wrong_base
 from .errors import CommandError, reason
-from .words import decimal, labelled, say
+from .words import decimal, json_text, labelled, say
 
 TIMEOUT = 30.0
 """Seconds to wait for a service to connect or answer, or for a harness to answer one request, unless
@@ -46,7 +45,8 @@ class NoAnswerError(Exception):
 
 class RefusedError(NoAnswerError):
     """The implementation refused the request: a 4xx status (None from a harness that gives
-    none) and the pointers of the faults it located; ``str()`` says the refusal for people."""
+    none) and the pointers of the faults it located; ``str()`` says what the refusal said, for
+    people (empty when a harness's says nothing)."""
 
     def __init__(self, said: str, status: int | None, pointers: tuple[str, ...]) -> None:
         super().__init__(said)
@@ -66,12 +66,12 @@ class Implementation(Protocol):
     def ask(self, operation: str, request: Any) -> Any:
         """The 200 answer to ``request``; one of the errors above when there is none."""
 
+    def unreached(self) -> str:
+        """Once the cases are posed, why none of the answers was the implementation's after all
+        (a service's base URL that answered 404 Not Found to every operation posed); empty when
+        they were."""
+
     def close(self) -> None: ...
-
-
-def json_text(value: Any) -> str:
-    """A value as JSON, for people (non-ASCII as it is)."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def cut(text: str, limit: int) -> str:
@@ -101,16 +101,17 @@ def _refused(seq: int, refusal: Any) -> NoAnswerError:
         return NoAnswerError(say("conformance.harness.bad_refusal", seq=str(seq), refusal=shown))
     status = refusal.get("status")
     errors = refusal.get("errors", [])
-    if status is None:
-        said = say("conformance.harness.refused")
-    else:
-        said = say("conformance.harness.refused_status", status=str(status))
+    # What the refusal says (its status, the faults it located), if anything: the run says it is a refusal.
+    parts = [] if status is None else [say("conformance.harness.refused_status", status=str(status))]
     for error in errors:
         pointer, message = error["pointer"], error.get("message")
         if isinstance(message, str) and message:
-            said = say("text.parts", first=said, second=labelled(pointer, message) if pointer else message)
+            parts.append(labelled(pointer, message) if pointer else message)
         elif pointer:
-            said = say("text.parts", first=said, second=pointer)
+            parts.append(pointer)
+    said = parts[0] if parts else ""
+    for part in parts[1:]:
+        said = say("text.parts", first=said, second=part)
     return RefusedError(said, status, tuple(e["pointer"] for e in errors))
 
 
@@ -120,6 +121,8 @@ class Service:
     def __init__(self, where: ServiceUrl, timeout: float = TIMEOUT, patience: Patience | None = None) -> None:
         self.where = where
         self.client = Client(where, USER_AGENT, timeout, patience)
+        self.statuses: dict[str, int] = {}
+        """Each operation posed, with the status it answered: 404 only while it answered nothing else."""
         try:
             self.client.connect()
         except UnreachableError as exc:
@@ -131,6 +134,8 @@ class Service:
             answer, data = self.client.post(operation, orjson.dumps(request), JSON, f"{JSON}, application/problem+json")
         except (OSError, http.client.HTTPException) as exc:
             raise GoneError(say("conformance.url_gone", url=self.where.url, reason=reason(exc))) from None
+        if self.statuses.get(operation, 404) == 404:
+            self.statuses[operation] = answer.status
         if answer.status != 200:
             refusal = refusal_of(answer.status, answer.reason, data)
             said = self._said(refusal)
@@ -141,6 +146,11 @@ class Service:
             return orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise NoAnswerError(say("conformance.answer_not_json", reason=str(exc))) from None
+
+    def unreached(self) -> str:
+        if self.statuses and all(status == 404 for status in self.statuses.values()):
+            return wrong_base(self.where, list(self.statuses))
+        return ""
 
     @staticmethod
     def _said(refusal: Refusal) -> str:
@@ -221,6 +231,9 @@ class Harness:
         if "refused" in message:
             raise _refused(seq, message["refused"])
         return message["answer"]
+
+    def unreached(self) -> str:
+        return ""  # a harness that answers is reached, whatever its answers
 
     def _ended(self) -> None:
         """Raise why the harness stopped answering: :class:`CommandError` before any answer, else :class:`GoneError`."""

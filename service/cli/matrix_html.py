@@ -69,6 +69,7 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 <td class="n">{{ c.cases }}</td><td class="n">{{ c.passed }}</td><td class="n">{{ c.failed }}</td>
 <td class="n">{{ c.skipped }}</td></tr>
 {% endfor %}</table>
+{% if columns|selectattr("required")|list %}<p>{{ t.legend }}</p>{% endif %}
 <h2>{{ t.matrix }}</h2>
 <div class="matrix" style="--columns: minmax(14rem, 2fr) repeat({{ columns|length }}, minmax(7rem, 1fr))">
 <div class="line head"><span>{{ t.topic }}</span>
@@ -87,7 +88,6 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 {%- endfor %}</div>
 {% endfor %}</details>
 {% endfor %}{% endfor %}</div>
-<p>{{ t.legend }}</p>
 <h2 id="disagreements">{{ disagreements_title }}</h2>
 {% if disagreements %}<p>{{ t.disagreements_intro }}</p>
 <table class="disagreements">
@@ -96,7 +96,7 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 <br><small>{{ d.sections }}</small></td>
 <td class="ok">{{ d.kit }}</td>{% for s in d.said %}<td class="{{ s.kind }}">{{ s.text }}</td>{% endfor %}</tr>
 {% endfor %}</table>{% if disagreements_more %}<p>{{ disagreements_more }}</p>{% endif %}
-{% else %}<p>{{ t.none }}</p>{% endif %}
+{% else %}<p>{{ t.no_disagreements }}</p>{% endif %}
 <h2 id="all-failed">{{ all_failed_title }}</h2>
 {% if all_failed %}<p class="bad">{{ t.all_failed_intro }}</p>
 <table class="all-failed">
@@ -105,7 +105,7 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 <br><small>{{ r.sections }}</small></td>
 {% for text in r.lines %}<td>{{ text }}</td>{% endfor %}</tr>
 {% endfor %}</table>{% if all_failed_more %}<p>{{ all_failed_more }}</p>{% endif %}
-{% else %}<p>{{ t.none }}</p>{% endif %}
+{% else %}<p>{{ t.none_all_failed }}</p>{% endif %}
 </body>
 </html>
 """
@@ -151,7 +151,8 @@ def _texts() -> dict[str, str]:
         "the_kit": say("matrix.report.the_kit"),
         "disagreements_intro": say("matrix.report.disagreements_intro"),
         "all_failed_intro": say("matrix.report.all_failed_intro"),
-        "none": say("conformance.report.none"),
+        "no_disagreements": say("matrix.no_disagreements"),
+        "none_all_failed": say("matrix.none_all_failed"),
     }
 
 

@@ -13,14 +13,22 @@ import re
 from collections.abc import Sequence
 from typing import IO, Any
 
-from .casefiles import Case, CaseFile
+from .casefiles import Case, CaseFile, json_equal, refusal_words
 from .conformance_matrix import ALL, Disagreement, Matrix, Said, topic
-from .conformance_report import JUNIT_NAME, VALUE_CHARS, code, first_difference, junit_case, markdown_table, skipper
+from .conformance_report import (
+    JUNIT_NAME,
+    VALUE_CHARS,
+    code,
+    difference_value,
+    first_difference,
+    junit_case,
+    markdown_table,
+    skipper,
+)
 from .conformance_run import Counts, in_one
-from .implementations import cut
 from .junit import JUnitReport, classname
-from .outcome import MISSING, Outcome, Status
-from .words import labelled, number, say, value_text
+from .outcome import Outcome, Status
+from .words import labelled, number, say
 
 LISTED = 10
 """Disagreements and cases every implementation fails printed on the terminal; the reports have them all."""
@@ -33,21 +41,23 @@ def sections(case: Case) -> str:
     return say("matrix.sections", sections=", ".join(f"§{s}" for s in case.rules)) if case.rules else ""
 
 
-def shown(value: Any, limit: int | None = VALUE_CHARS) -> str:
-    text = say("kit.no_value") if value is MISSING else value_text(value)
-    return text if limit is None else cut(text, limit)
+def at(pointer: str, value: Any) -> str:
+    """A value at its pointer (``/winner null``); the whole answer's, or a verdict where a refusal
+    is expected, alone."""
+    shown = difference_value(value, VALUE_CHARS)
+    return f"{pointer} {shown}" if pointer else shown
 
 
 def said_text(said: Said, pointers: Sequence[str], expected: dict[str, Any]) -> str:
     """What one implementation said where the implementations disagree, in one line."""
     if said.status == Status.SKIPPED:
         return say("matrix.said.skipped", reason=said.note)
-    if said.note:
-        return say("matrix.said.no_answer", reason=said.note)
+    if said.note:  # why it gave no answer, which says so (no answer, a refusal, not run)
+        return said.note
     if said.status == Status.PASSED:
         return say("matrix.said.as_the_kit")
-    # Only where it differs from the kit; where it agrees, that is said once.
-    parts = [f"{p} {shown(said.values[p])}" for p in pointers if said.values[p] != expected[p]]
+    # Only where it differs from the kit (as JSON: true is no 1); where it agrees, that is said once.
+    parts = [at(p, said.values[p]) for p in pointers if not json_equal(said.values[p], expected[p])]
     return in_one(parts) if parts else say("matrix.said.as_the_kit")
 
 
@@ -56,9 +66,9 @@ def kit_text(disagreement: Disagreement) -> str:
     or the values at the pointers in question (all the case's, when no answer differs from it)."""
     case = disagreement.row.case
     if case.expect_problem is not None:
-        return say("matrix.kit_refusal", pointers=", ".join(case.expect_problem.pointers) or "/")
+        return refusal_words(case.expect_problem)
     expected = disagreement.expected or case.expect
-    return in_one([f"{p} {shown(expected[p])}" for p in (disagreement.pointers or expected)])
+    return in_one([at(p, expected[p]) for p in (disagreement.pointers or expected)])
 
 
 def counts_cell(counts: Counts) -> str:
@@ -141,6 +151,8 @@ def print_matrix(matrix: Matrix, out: IO[str], details: bool = True) -> None:
 def outcome_line(o: Outcome) -> str:
     if o.status == Status.PASSED:
         return say("matrix.said.as_the_kit")
+    if o.unasked:  # why is said once, where it stopped (or in the summary, not reached)
+        return say("matrix.said.not_run")
     if o.status == Status.SKIPPED:
         return say("matrix.said.skipped", reason=o.note)
     return first_difference(o)
@@ -226,8 +238,8 @@ def markdown(matrix: Matrix) -> str:
         lines += markdown_table(headers, rows, 0)
         if len(disagreements) > REPORT_LISTED:
             lines += ["", say("matrix.more", len(disagreements) - REPORT_LISTED)]
-    else:
-        lines.append(say("conformance.report.none"))
+    else:  # what the section's emptiness means, rather than a "None." said under each empty heading
+        lines.append(say("matrix.no_disagreements"))
     failed = matrix.all_failed()
     lines += ["", "## " + say("matrix.report.all_failed", len(failed)), ""]
     if failed:
@@ -240,7 +252,7 @@ def markdown(matrix: Matrix) -> str:
         if len(failed) > REPORT_LISTED:
             lines += ["", say("matrix.more", len(failed) - REPORT_LISTED)]
     else:
-        lines.append(say("conformance.report.none"))
+        lines.append(say("matrix.none_all_failed"))
     skips = [(c, tag, why, n) for c in matrix.columns for (tag, why), n in c.summary.skips.items()]
     if skips:
         lines += ["", "## " + say("conformance.report.skipped"), ""]

@@ -49,6 +49,21 @@ MISSING: Any = _Missing()
 """What a pointer that does not resolve finds."""
 
 
+class _Answered:
+    def __repr__(self) -> str:
+        return "ANSWERED"
+
+
+ANSWERED: Any = _Answered()
+"""What a conformance case that expects a refusal found: an answer (a verdict), with no status
+to show (a harness has none)."""
+
+
+class Words(str):
+    """An expectation said in words rather than as a JSON value (``a refusal locating /hand``):
+    a report shows it as it is, never quoted as JSON."""
+
+
 class Difference(NamedTuple):
     """One value that is not what it should be."""
 

@@ -38,6 +38,7 @@ from .client import (
     read_refusal,
     retry_after,
     unreachable,
+    wrong_base,
 )
 from .errors import CommandError
 from .inputs import LineTooLong, Record
@@ -252,7 +253,7 @@ class Remote:
         if refusal.status in RETRIED_STATUSES:
             raise _RetryError(f"{refusal.status} {refusal.reason}")
         if refusal.status == 404:
-            raise CommandError(say("remote.no_endpoint", url=self.target.url, path=EVALUATE_BATCH.path))
+            raise CommandError(wrong_base(self.target, [EVALUATE_BATCH.path]))  # its one operation: a wrong base URL
         message = say(
             "remote.refused",
             url=self.target.url,

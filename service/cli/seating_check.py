@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from .outcome import Difference
+from .outcome import Difference, Words
 from .words import say
 
 ORIENTATIONS = ("north", "west", "south", "east", "fifth")
@@ -48,7 +48,7 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
     """Where the answer's seating breaks the rules or the case's bounds; empty when it keeps them."""
     seated = answer.get("seated") if isinstance(answer, dict) else None
     if not isinstance(seated, list) or not all(_table(t) for t in seated):
-        return [Difference("/seated", say("kit.seating.tables_of"), seated, why=say("kit.seating.not_tables"))]
+        return [Difference("/seated", Words(say("kit.seating.tables_of")), seated, why=say("kit.seating.not_tables"))]
     out: list[Difference] = []
     want = list(expected["positions"])
     got = sorted({t["position"] for t in seated})

@@ -70,10 +70,17 @@ def decimal(value: float) -> str:
     return catalog(_chosen.language, DOMAIN).decimal(value)
 
 
+def json_text(value: Any) -> str:
+    """A JSON value for people, as JSON writes it (``null``, ``true``, ``"EX"``, ``[1, 2]``; non-ASCII
+    as it is): what the conformance reports show of an expectation or an answer, in every language,
+    since the kit's cases and the implementations' answers are JSON."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def value_text(value: Any, term: str | None = None) -> str:
-    """A JSON value for people, in the language: numbers as it writes them, ``true``/``false``
-    and ``null`` in its words, lists and objects with its separator; a string is quoted as sent,
-    unless ``term`` names the kind of game word it is (``violation``: « renonce »)."""
+    """A replay's claimed or correct value for people, in the language: numbers as it writes them,
+    ``true``/``false`` and ``null`` in its words, lists and objects with its separator; a string
+    is quoted as sent, unless ``term`` names the kind of game word it is (``violation``: « renonce »)."""
     if value is None:
         return say("value.none")
     if isinstance(value, bool):
