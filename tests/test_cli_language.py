@@ -38,6 +38,7 @@ LOCALES = Path(service.texts.__file__).parent / "locales"
 PLURAL_FORMS = {"en": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 SAME_IN_BOTH = {
     "argparse.options",
+    "html.unchecked_code",
     "replay.unchecked.more",
     "conformance.report.total",
     "remote.wrong_type",

@@ -3,15 +3,16 @@
 Missing data is never a fault, so a record whose only news is its evaluation's ``unchecked``
 passes; but it is never silent either. Over any log of legal deals with any parts left out: the
 terminal counts the records by each code of their ``unchecked``, the JUnit report gives each
-record's as its test case's output, all as the service answers each record.
-``--fail-on-unchecked CODE[,CODE…]`` (or ``all``) fails the records that list one of those
-codes, and the replay with them.
+record's as its test case's output, the HTML page has a table of them by code, all as the
+service answers each record. ``--fail-on-unchecked CODE[,CODE…]`` (or ``all``) fails the
+records that list one of those codes, and the replay with them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import tempfile
 import xml.etree.ElementTree as ET
@@ -57,6 +58,15 @@ def terminal_counts(out: str) -> dict[str, int]:
     return {code: int(n) for code, n in re.findall(r"(\w+) (\d+)", lines[0])} if lines else {}
 
 
+def page_counts(page: str) -> dict[str, int]:
+    """The page's table of what the records leave out: the records by code."""
+    if '<table class="unchecked">' not in page:
+        return {}
+    start = page.index('<table class="unchecked">')
+    table = page[start : page.index("</table>", start)]
+    return {code: int(n) for code, n in re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td>", table)}
+
+
 def output_codes(case: ET.Element) -> list[str]:
     """The codes a test case's output says were not checked, in order."""
     return re.findall(r"^not checked \((\w+)\): ", case.findtext("system-out") or "", flags=re.MULTILINE)
@@ -80,15 +90,17 @@ def test_12_every_report_says_what_each_record_leaves_out_and_fails_only_for_the
     flag = ["--fail-on-unchecked", ",".join(sorted(failing))] if failing else []
     with tempfile.TemporaryDirectory() as scratch:
         games = write_ndjson(Path(scratch) / "games.ndjson", log)
-        report = Path(scratch) / "report.xml"
+        report, page = Path(scratch) / "report.xml", Path(scratch) / "report.html"
         # Deals cut short are allowed: they would fail for that.
-        status, out, _ = replay(games, "--allow-in-progress", "--junit", report, *flag)
+        status, out, _ = replay(games, "--allow-in-progress", "--junit", report, "--html", page, *flag)
         cases = {case.get("name"): case for case in ET.parse(report).iter("testcase")}
+        html = page.read_text(encoding="utf-8")
 
     # Missing data is no fault: the replay fails only for the records the flag names.
     assert summary(out)["valid"] == len(log)
     assert status == (1 if fails else 0), out
     assert terminal_counts(out) == counts
+    assert page_counts(html) == counts
     failures = out.split(FAILURES, 1)[1].split("\n\n")[0] if FAILURES in out else ""
     for deal, codes in said.items():
         case = cases[deal]
@@ -99,9 +111,12 @@ def test_12_every_report_says_what_each_record_leaves_out_and_fails_only_for_the
             assert failure is not None and failure.get("type") == "unchecked"
             assert failure.get("message") == "not checked, failing by --fail-on-unchecked: " + ", ".join(named)
             assert f"({deal}): not checked, failing by --fail-on-unchecked: " in failures
+            assert re.search(rf'<h2 id="deal-\d+">{deal} ', html)
         else:
             assert failure is None
             assert f"({deal})" not in failures
+        if codes:
+            assert re.search(rf"<td>[^<]*\b{deal}\b[^<]*</td></tr>", html)  # named in its codes' rows
 
 
 def chelem_left_out(taker_due: bool) -> dict[str, Any]:
@@ -200,8 +215,11 @@ def test_a_running_service_says_the_same_and_fails_the_same(tmp_path: Path, caps
 
 def test_the_reports_speak_the_language_of_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     games = write_ndjson(tmp_path / "games.ndjson", [chelem_left_out(True)])
-    status, out, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--junit", tmp_path / "r.xml")
+    page = tmp_path / "report.html"
+    status, out, _ = tarot_rules(capsys, "--lang", "fr", "replay", games, "--junit", tmp_path / "r.xml", "--html", page)
     assert status == 0
     assert "non vérifié\u00a0: auction 1 enregistrement, chelem_announcement 1" in out
     [case] = ET.parse(tmp_path / "r.xml").iter("testcase")
     assert "non vérifié (chelem_announcement)\u00a0: La donne ne dit pas" in (case.findtext("system-out") or "")
+    assert "Non vérifié\u00a0: ce qu&#39;omettent les enregistrements" in page.read_text(encoding="utf-8")
+    assert json.loads(games.read_text())["id"] in page.read_text(encoding="utf-8")
