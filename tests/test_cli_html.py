@@ -101,6 +101,29 @@ def test_a_limit_draws_the_first_failures_and_counts_the_rest(
     assert "2 more failing deals, not drawn." in page
 
 
+def test_the_page_says_what_the_deals_leave_out_by_code_and_under_each_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The log's deals give no bids (auction), two of them no hands either (dealt_hands).
+    log, lines = _log(tmp_path)
+    for line in lines[:2]:
+        del line["hands"], line["dog"]
+    write_ndjson(log, lines)
+    tarot_rules(capsys, "replay", log, "--html", tmp_path / "report.html", "--html-limit", "3")
+    page = _unescaped(_page(tmp_path / "report.html"))
+    table = page[page.index('<table class="unchecked">') :].split("</table>")[0]
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td>\n<td><p>([^<]*)</p></td><td>([^<]*)</td></tr>", table)
+    assert [(code, n, names) for code, n, _, names in rows] == [
+        ("auction", "15", "valid-0, valid-1, valid-2 and 12 more"),
+        ("dealt_hands", "2", "valid-0, valid-1"),
+    ]
+    assert rows[0][2].startswith("The bids are not given") and rows[1][2].startswith("The hands as dealt")
+    # Each failure drawn says its own, in the service's words.
+    for name in ("faulty-0", "faulty-1", "false-claim"):
+        drawn = page[page.index(f'">{name} <small>') :].split("<h2")[0]
+        assert '<ul class="unchecked"><li>not checked (auction): The bids are not given' in drawn
+
+
 def test_an_unwritable_path_is_refused_before_the_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log, _ = _log(tmp_path)
     code, _, err = tarot_rules(capsys, "replay", log, "--html", tmp_path / "no" / "such" / "report.html")

@@ -110,6 +110,38 @@ def test_12_no_part_left_out_is_judged_a_fault(
             assert answer["score"] == whole["score"]
 
 
+READ = {
+    "hands": "dealt_hands",
+    "dog": "dog",
+    "discard": "discard",
+    "bids": "auction",
+    "chelem_announced": "chelem_announcement",
+}
+"""The parts whose absence the service reads (§12), and the ``unchecked`` code that says so. The
+others are what the record says: no ``poignees`` is none shown, no ``plays`` a deal not yet
+played, the bids name the contract and taker."""
+
+
+def verdict(answer: dict[str, Any]) -> tuple[Any, ...]:
+    return answer["valid"], [v["code"] for v in answer["violations"]], answer["ruling"], answer["score"]
+
+
+@SETTINGS
+@given(records_left_out())
+def test_12_a_part_left_out_that_changes_the_verdict_or_score_is_named(
+    client: FlaskClient, case: tuple[dict[str, Any], dict[str, Any], frozenset[str]]
+) -> None:
+    # Given back alone, a part left out must give the same verdict and score, or the answer
+    # without it names it: a reading of what is missing is never silent.
+    full, partial, parts = case
+    answer = evaluate(client, partial)
+    codes = {u["code"] for u in answer["unchecked"]}
+    for part in sorted(parts & READ.keys()):
+        with_it = evaluate(client, left_out(full, parts - {part}))
+        if verdict(with_it) != verdict(answer):
+            assert READ[part] in codes, (part, sorted(parts), answer["unchecked"], with_it["score"], answer["score"])
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_12_a_chelem_announcement_left_out_is_read_from_the_first_lead(
@@ -125,7 +157,12 @@ def test_12_a_chelem_announcement_left_out_is_read_from_the_first_lead(
     due = opening_leader(record.dealer, record.taker, players, False, record.rules)
     read_as_announced = bool(record.chelem_announced) and due != record.taker
     assert answer["chelem"]["announced"] is read_as_announced
-    assert ("chelem_announcement" in {u["code"] for u in answer["unchecked"]}) is read_as_announced
+    # Said whenever it was read from the lead, and whenever the lead cannot tell (the taker is
+    # due to lead either way), each time with how it was read.
+    said = [u["message"] for u in answer["unchecked"] if u["code"] == "chelem_announcement"]
+    assert len(said) == (read_as_announced or due == record.taker)
+    assert all(("read as announced" in m) is read_as_announced for m in said)
+    assert all(("read as not announced" in m) is not read_as_announced for m in said)
     if read_as_announced or not record.chelem_announced:
         assert answer["score"] == whole["score"]
 
@@ -142,9 +179,9 @@ def test_12_without_hands_or_announcement_the_reading_free_of_faults_is_taken(
     record = random_record(data.draw(st.sampled_from(announcing_seeds(players))), players)
     answer = evaluate(client, left_out(request_of(record), frozenset({"hands", "chelem_announced"})))
     assert answer["valid"], answer["violations"]
-    said = [u for u in answer["unchecked"] if u["code"] == "chelem_announcement"]
-    due = opening_leader(record.dealer, record.taker or 0, players, False, record.rules)
-    assert len(said) == (due != record.taker)
+    # However it is read, it is said: nothing in the record shows who led.
+    [said] = [u["message"] for u in answer["unchecked"] if u["code"] == "chelem_announcement"]
+    assert ("read as announced" in said) is answer["chelem"]["announced"]
 
 
 # -- The cases a client met -------------------------------------------------------------------

@@ -73,10 +73,16 @@ def left_out_cases(kit: Kit) -> None:
             ["chelem"], without(d, "chelem_announced"),
             want={"/valid": True, "/chelem/announced": True,
                   **unchecked("auction", "chelem_announcement")})  # fmt: skip
-    d = make_deal(3, "left-out-7", contract="garde_sans")
+    d = make_deal(3, "left-out-7", dealer=1, taker=0, contract="garde_sans")  # seat 2 due to lead
     kit.add(t, 7, "No chelem announced and no `chelem_announced`: the seat due led, read as not announced, nothing "
             "said.", ["12", "9.6", "2"], ["chelem"], without(d, "chelem_announced"),
             want={"/valid": True, "/chelem/announced": False, **unchecked("auction")})  # fmt: skip
+    d = make_deal(4, "left-out-10", dealer=0, taker=1, contract="garde", chelem=True)
+    kit.add(t, 10, "A chelem announced by the taker due to lead the first trick anyway, recorded without "
+            "`chelem_announced`: nothing can tell, so it is read as not announced, and said.", ["12", "9.6", "2"],
+            ["chelem"], without(d, "chelem_announced"),
+            want={"/valid": True, "/chelem/announced": False,
+                  **unchecked("auction", "chelem_announcement")})  # fmt: skip
     d = make_deal(4, "left-out-8", contract="prise")
     kit.add(t, 8, "A deal in progress with nothing but who took what: the hands, the dog and the discard left "
             "out, no fault can be shown.", ["12"], ["in-progress"], without(cut(d, 30), "hands", "dog", "discard"),

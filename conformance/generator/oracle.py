@@ -303,7 +303,8 @@ def start_hands(d: Deal, taker: int, contract: str) -> list[list[str]]:
 def told(d: Deal) -> tuple[Deal, list[str]]:
     """§12, what a record leaves out: the record with each part it proves filled in (the dog of
     whole hands, the discard a complete deal left unplayed, a chelem announcement the taker's
-    out-of-turn opening lead shows), and the codes of what it leaves out that stays unknown."""
+    out-of-turn opening lead shows), and the codes of what it leaves out that stays unknown or
+    is read one way."""
     d = dict(d)
     n, table = d["players"], TABLE[d["players"]]
     taker, contract = taker_and_contract(d)
@@ -335,7 +336,9 @@ def told(d: Deal) -> tuple[Deal, list[str]]:
             if leader is None and plays[0] in (d.get("dog") or []):
                 leader = taker
         d["chelem_announced"] = leader == taker != due
-        if d["chelem_announced"] or (hands is None and plays and due != taker):
+        # Said unless the hands show the seat due leading: read as announced, or as not where
+        # nothing tells (the taker due anyway, no card played, no hands).
+        if d["chelem_announced"] or due == taker or not plays or hands is None:
             unknown.append("chelem_announcement")
     return d, unknown
 

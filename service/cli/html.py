@@ -9,6 +9,8 @@ faults the implementation found. A deal is drawn as a table of tricks (seats as 
 leader and the winner marked), its root faults marked on their cards with their consequences
 folded under them, contracts, seats, rulings and final scores in words. Passing deals or cases
 are counted, not drawn, and at most ``limit`` failures are drawn, so a long log gives a small page.
+What a replay's records leave out (their ``unchecked``) is said under each failure drawn, and
+in a table by code: the deals, the service's words once, and the deals' names (``limit`` of them).
 
 Everything is inline (styles, no script, no font or image from elsewhere): the page opens from
 a CI artifact with no network. Jinja2 writes it, escaping every value, since a record's id and
@@ -27,7 +29,7 @@ from service.messages import Signed
 
 from .errors import CommandError
 from .faults import Fault, head, roots
-from .outcome import FieldProblem, Outcome, Status, shown, stops_line
+from .outcome import FieldProblem, Outcome, Status, shown, stops_line, unchecked_lines
 from .words import labelled, number, say, service_term
 
 REPLAY = "replay"
@@ -97,7 +99,7 @@ th { background: #f3f3f3; }
 .fault { background: #ffd9d9; } .mark { color: #c00; font-size: .8em; vertical-align: super; }
 .consequence { background: #fff2cc; }
 .expected { outline: 3px dashed #1565c0; outline-offset: -4px; } .expected .hint { color: #1565c0; font-size: .8em; }
-.meta td, .meta th { text-align: left; }
+.meta td, .meta th, table.unchecked td { text-align: left; }
 .ok { color: #2a2; } .bad { color: #c00; } .verdict { font-size: 1.1rem; }
 details { margin: .25rem 0 .5rem 1rem; }
 </style>
@@ -110,6 +112,7 @@ details { margin: .25rem 0 .5rem 1rem; }
 <h2 id="deal-{{ loop.index }}">{{ d.name }}{% if d.where %} <small>{{ d.where }}</small>{% endif %}</h2>
 <p>{{ d.line }}</p>
 {% if d.error %}<p class="bad">{{ d.error }}</p>{% endif %}
+{% if d.unchecked %}<ul class="unchecked">{% for line in d.unchecked %}<li>{{ line }}</li>{% endfor %}</ul>{% endif %}
 {% if d.errors %}<table class="fields">
 <tr><th>{{ t.field }}</th><th>{{ t.code }}</th><th></th></tr>
 {% for e in d.errors %}<tr><td>{{ e.pointer }}</td><td>{{ e.code }}</td>
@@ -144,6 +147,13 @@ details { margin: .25rem 0 .5rem 1rem; }
 <ul class="in-progress">
 {% for a in allowed %}<li>{{ a.name }}{% if a.where %} <small>{{ a.where }}</small>{% endif %} — {{ a.line }}</li>
 {% endfor %}</ul>{% if allowed_more %}<p>{{ allowed_more }}</p>{% endif %}{% endif %}
+{% if unchecked %}<h2 id="unchecked">{{ t.unchecked }}</h2>
+<table class="unchecked">
+<tr><th>{{ t.unchecked_code }}</th><th>{{ t.deals }}</th><th>{{ t.unchecked_said }}</th>
+<th>{{ t.unchecked_deals }}</th></tr>
+{% for u in unchecked %}<tr><td>{{ u.code }}</td><td>{{ u.count }}</td>
+<td>{% for m in u.messages %}<p>{{ m }}</p>{% endfor %}</td><td>{{ u.names }}</td></tr>
+{% endfor %}</table>{% endif %}
 {% if failing_files %}<h2>{{ t.by_file }}</h2>
 <table class="summary">
 <tr><th>{{ t.file }}</th>{% for key in columns %}<th>{{ t[key] }}</th>
@@ -183,6 +193,9 @@ class HtmlReport:
         self.allowed_unlisted = 0
         self.note = ""
         """What the run says once, under its verdict (why cases failed unasked), rather than on each case."""
+        self.unchecked: dict[str, dict[str, Any]] = {}
+        """A replay's deals by each code of their ``unchecked``: how many, the service's words for
+        it (each once: they name nothing of the deal), the first ``limit`` deals' names."""
 
     def count(self, file_no: int, *columns: str, passed: bool = False) -> None:
         """Count one deal or case of file ``file_no`` in ``columns``; one that ``passed`` is not drawn."""
@@ -196,7 +209,8 @@ class HtmlReport:
         """Draw one failure (within the limit). ``details``: ``where`` (its file and line), ``rows``
         (the values that differ, each a ``pointer``, a ``claimed`` or found value, a ``correct``
         or expected one and a ``message``), ``drawing``, ``error``, ``errors`` (the located
-        faults of a record that is no deal record) and ``expected`` (:class:`Expected`)."""
+        faults of a record that is no deal record), ``expected`` (:class:`Expected`) and
+        ``unchecked`` (what the record leaves out, in words)."""
         if len(self.drawn) >= self.limit:
             self.not_drawn += 1
             return
@@ -224,6 +238,13 @@ class HtmlReport:
                 self.allowed.append({"name": name, "where": where, "line": stops_line(outcome)})
             else:
                 self.allowed_unlisted += 1
+        for code, message in outcome.unchecked:
+            said = self.unchecked.setdefault(code, {"count": 0, "messages": [], "names": []})
+            said["count"] += 1
+            if message not in said["messages"] and len(said["messages"]) < self.limit:
+                said["messages"].append(message)
+            if len(said["names"]) < self.limit:
+                said["names"].append(name)
         if outcome.passed:
             return
         rows = [
@@ -244,6 +265,7 @@ class HtmlReport:
             drawing=outcome.drawing,
             error=outcome.note if malformed else "",
             errors=outcome.errors,
+            unchecked=unchecked_lines(outcome),
         )
 
     def _verdict(self) -> str:
@@ -267,6 +289,21 @@ class HtmlReport:
             else say("html.agreeing", self.passing)
         )
 
+    def _unchecked(self) -> list[dict[str, Any]]:
+        """The rows of what the deals leave out: the most frequent code first."""
+        rows = []
+        for code, said in sorted(self.unchecked.items(), key=lambda item: (-item[1]["count"], item[0])):
+            names, more = ", ".join(said["names"]), said["count"] - len(said["names"])
+            rows.append(
+                {
+                    "code": code,
+                    "count": number(said["count"]),
+                    "messages": said["messages"],
+                    "names": say("html.unchecked_more", more, names=names) if more else names,
+                }
+            )
+        return rows
+
     def write(self) -> None:
         texts = _texts(self.kind)
         page = ENVIRONMENT.from_string(_TEMPLATE).render(
@@ -281,6 +318,7 @@ class HtmlReport:
             more=say("html.more", self.not_drawn) if self.not_drawn else "",
             allowed=self.allowed,
             allowed_more=say("html.in_progress_more", self.allowed_unlisted) if self.allowed_unlisted else "",
+            unchecked=self._unchecked(),
             passing=self._passing(),
         )
         with open(self.path, "w", encoding="utf-8") as f:
@@ -309,6 +347,10 @@ def _texts(kind: str) -> dict[str, str]:
         "passed": say("html.passed"),
         "failed": say("html.failed"),
         "skipped": say("html.skipped"),
+        "unchecked": say("html.unchecked"),
+        "unchecked_code": say("html.unchecked_code"),
+        "unchecked_said": say("html.unchecked_said"),
+        "unchecked_deals": say("html.unchecked_deals"),
     }
     if kind == CONFORMANCE:
         return texts | {
@@ -342,8 +384,9 @@ def _drawn(
     error: str = "",
     errors: Sequence[FieldProblem] = (),
     expected: Expected | None = None,
+    unchecked: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """What the page shows of one failure."""
+    """What the page shows of one failure (``unchecked``: what its record leaves out, in words)."""
     d: dict[str, Any] = {
         "name": name,
         "where": where,
@@ -356,6 +399,7 @@ def _drawn(
         "roots": [],
         "mismatches": list(rows),
         "expected": "",
+        "unchecked": list(unchecked),
     }
     found = roots(faults)
     marks: dict[tuple[int, int], tuple[str, str, str, str | None]] = {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import islice
 from time import perf_counter
@@ -52,14 +52,15 @@ def item_of(record: Record) -> dict[str, Any]:
 
 
 def evaluate_chunk(
-    chunk: list[Record], draw: bool = False, allow_in_progress: bool = False
+    chunk: list[Record], draw: bool = False, allow_in_progress: bool = False, fail_on_unchecked: Collection[str] = ()
 ) -> tuple[Tally, list[Outcome]]:
     tally = Tally()
     outcomes = []
     for record in chunk:
         started = perf_counter()
         item = item_of(record)
-        outcomes.append(settle(record, item, tally, draw, perf_counter() - started, allow_in_progress))
+        seconds = perf_counter() - started
+        outcomes.append(settle(record, item, tally, draw, seconds, allow_in_progress, fail_on_unchecked))
     return tally, outcomes
 
 
@@ -71,10 +72,14 @@ def _worker_start(lang: str) -> None:
 
 
 def evaluate_task(
-    task: list[Record] | Span, draw: bool = False, allow_in_progress: bool = False
+    task: list[Record] | Span,
+    draw: bool = False,
+    allow_in_progress: bool = False,
+    fail_on_unchecked: Collection[str] = (),
 ) -> tuple[Tally, list[Outcome]]:
     """A task of a worker process: records, or a span of a file that it reads itself."""
-    return evaluate_chunk(list(span_records(task)) if isinstance(task, Span) else task, draw, allow_in_progress)
+    records = list(span_records(task)) if isinstance(task, Span) else task
+    return evaluate_chunk(records, draw, allow_in_progress, fail_on_unchecked)
 
 
 def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
@@ -89,13 +94,21 @@ def _tasks(sources: Sequence[Source]) -> Iterator[list[Record] | Span]:
 
 
 def evaluate_locally(
-    sources: Sequence[Source], jobs: int, draw: bool = False, allow_in_progress: bool = False
+    sources: Sequence[Source],
+    jobs: int,
+    draw: bool = False,
+    allow_in_progress: bool = False,
+    fail_on_unchecked: Collection[str] = (),
 ) -> Generator[tuple[Tally, list[Outcome]], None, None]:
     """Each chunk's counts and outcomes, in input order; with ``draw``, what an HTML report
-    draws of each failing deal; with ``allow_in_progress``, deals in progress pass."""
+    draws of each failing deal; with ``allow_in_progress``, deals in progress pass; a record
+    whose ``unchecked`` has a code of ``fail_on_unchecked`` fails."""
     if jobs == 1:
-        chunk = partial(evaluate_chunk, draw=draw, allow_in_progress=allow_in_progress)
+        chunk = partial(
+            evaluate_chunk, draw=draw, allow_in_progress=allow_in_progress, fail_on_unchecked=fail_on_unchecked
+        )
         yield from map(chunk, batched(read_records(sources), CHUNK))
         return
+    task = partial(evaluate_task, draw=draw, allow_in_progress=allow_in_progress, fail_on_unchecked=fail_on_unchecked)
     with multiprocessing.get_context().Pool(jobs, initializer=_worker_start, initargs=(language(),)) as pool:
-        yield from pool.imap(partial(evaluate_task, draw=draw, allow_in_progress=allow_in_progress), _tasks(sources))
+        yield from pool.imap(task, _tasks(sources))

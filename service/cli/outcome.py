@@ -15,7 +15,10 @@ faults only for one that does not.
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
+from collections.abc import Collection
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -29,6 +32,8 @@ from .words import labelled, say, service_text, value_text
 
 POINTERS_NAMED = 5
 """False claims named in a failure's one-line message (its details list them all)."""
+EVERY_CODE = "all"
+"""Among the codes that fail a record (``--fail-on-unchecked``): every code of ``unchecked``."""
 
 
 class Status(StrEnum):
@@ -121,6 +126,11 @@ class Outcome(NamedTuple):
     """A complete faulty deal: its ruling, in the service's words."""
     in_progress_allowed: bool = False
     """A deal in progress replayed with ``--allow-in-progress``: no failure, listed apart."""
+    unchecked: tuple[tuple[str, str], ...] = ()
+    """A replayed deal's ``unchecked``: each part its record leaves out that the evaluation read
+    or could not check, its code and the service's words (rules.md §12)."""
+    unchecked_fails: tuple[str, ...] = ()
+    """The codes of ``unchecked`` that ``--fail-on-unchecked`` names: the record fails for them."""
 
     @property
     def unfinished_fails(self) -> bool:
@@ -139,11 +149,14 @@ def settle(
     draw: bool = False,
     seconds: float = 0.0,
     allow_in_progress: bool = False,
+    fail_on_unchecked: Collection[str] = (),
 ) -> Outcome:
     """Count ``item`` (the evaluation of ``record``, which took ``seconds``) in ``tally``, and
     keep what is reported of it: with ``draw`` (an HTML report asked for), what the page draws
     of a failing deal. A valid deal whose record stops before its end fails, unless
-    ``allow_in_progress`` (logs of games in progress): a recording cut short is a defect."""
+    ``allow_in_progress`` (logs of games in progress): a recording cut short is a defect. What
+    the record leaves out is no failure, unless ``fail_on_unchecked`` names its code (or
+    :data:`EVERY_CODE`)."""
     tally.count(item)
     result = item.get("result")
     if result is None:
@@ -166,7 +179,13 @@ def settle(
     sent = _sent(record) if in_progress or draw else None
     unfinished = _unfinished(sent, result) if in_progress else None
     allowed = unfinished is not None and allow_in_progress
-    if result["valid"] and not mismatches and (unfinished is None or allowed):
+    # Interned: the same few texts over and over, each pickled once per chunk a worker sends back.
+    # A code is the core's enum in this process, a string from a service; a service older than
+    # ``unchecked`` says nothing of it.
+    unchecked = tuple((sys.intern(str(u["code"])), sys.intern(u["message"])) for u in result.get("unchecked") or ())
+    every = EVERY_CODE in fail_on_unchecked
+    fails = tuple(code for code, _ in unchecked if every or code in fail_on_unchecked)
+    if result["valid"] and not mismatches and (unfinished is None or allowed) and not fails:
         return Outcome(
             record.file_no,
             record.pos,
@@ -176,6 +195,7 @@ def settle(
             seconds=seconds,
             unfinished=unfinished,
             in_progress_allowed=allowed,
+            unchecked=unchecked,
         )
     ruling = result.get("ruling")
     return Outcome(
@@ -191,6 +211,8 @@ def settle(
         unfinished=unfinished,
         ruling=ruling["message"] if ruling else "",
         in_progress_allowed=allowed,
+        unchecked=unchecked,
+        unchecked_fails=fails,
     )
 
 
@@ -324,6 +346,21 @@ def in_progress_note(o: Outcome) -> str:
     return labelled(say("outcome.in_progress_allowed"), stops_line(o))
 
 
+def unchecked_lines(o: Outcome, codes: Collection[str] | None = None) -> list[str]:
+    """What the record leaves out, one a line (those of ``codes`` only, when given):
+    ``not checked (dealt_hands): <the service's words>``."""
+    return [
+        say("outcome.unchecked", code=code, message=message)
+        for code, message in o.unchecked
+        if codes is None or code in codes
+    ]
+
+
+def unchecked_fails_line(o: Outcome) -> str:
+    """``not checked, failing by --fail-on-unchecked: chelem_announcement``."""
+    return labelled(say("outcome.unchecked_fails"), ", ".join(o.unchecked_fails))
+
+
 def ruling_line(o: Outcome) -> str:
     """``ruling: <the service's words>``."""
     return labelled(say("outcome.ruling"), o.ruling)
@@ -369,7 +406,9 @@ def failure_message(o: Outcome) -> str:
         if len(o.differences) > POINTERS_NAMED:
             pointers.append(say("outcome.more_pointers", len(o.differences) - POINTERS_NAMED))
         parts.append(labelled(say("outcome.claims_disagree"), ", ".join(pointers)))
-    return say("text.parts", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
+    if o.unchecked_fails:
+        parts.append(unchecked_fails_line(o))
+    return functools.reduce(lambda first, second: say("text.parts", first=first, second=second), parts)
 
 
 def failure_details(o: Outcome) -> str:
@@ -385,6 +424,9 @@ def failure_details(o: Outcome) -> str:
     if o.differences:
         lines += [say("text.heading", label=say("outcome.claims_disagree"))]
         lines += [f"  {mismatch_line(d)} — {d.why}" for d in o.differences]
+    if o.unchecked_fails:
+        lines += [say("text.heading", label=say("outcome.unchecked_fails"))]
+        lines += [f"  {line}" for line in unchecked_lines(o, o.unchecked_fails)]
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ import http.client
 import json
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Collection, Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from time import perf_counter
 from typing import Any
@@ -106,12 +106,14 @@ class Remote:
         draw: bool = False,
         allow_in_progress: bool = False,
         overload_wait: float = OVERLOAD_WAIT,
+        fail_on_unchecked: Collection[str] = (),
     ) -> None:
         self.target = target
         self.jobs = jobs
         self.batch_size = batch_size
         self.draw = draw  # what an HTML report draws of each failing deal
         self.allow_in_progress = allow_in_progress
+        self.fail_on_unchecked = fail_on_unchecked
         self.overload_wait = overload_wait
         self.client = Client(target, USER_AGENT, TIMEOUT)
         self._abort = threading.Event()
@@ -163,7 +165,15 @@ class Remote:
                             raise CommandError(self._not_a_batch(reason))
                         i = sent[done + got]
                         now = perf_counter()
-                        outcomes[i] = settle(batch[i], item, tally, self.draw, now - since, self.allow_in_progress)
+                        outcomes[i] = settle(
+                            batch[i],
+                            item,
+                            tally,
+                            self.draw,
+                            now - since,
+                            self.allow_in_progress,
+                            self.fail_on_unchecked,
+                        )
                         since = now
                         got += 1
                 if done + got != len(sent):

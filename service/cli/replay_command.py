@@ -5,7 +5,8 @@ each record is a deal (the ``POST /v1/deals/evaluate`` request, with an optional
 ``claims``) evaluated as the service evaluates it, in this process on every core, or by a
 running service (``--url``). It prints a summary and the failures, can write a JUnit report,
 and exits 0 when every deal is valid and every claim agrees, 1 when not, 2 when the replay
-could not run.
+could not run. What a record leaves out (its evaluation's ``unchecked``) is counted and said in
+every report, and fails the record only for the codes ``--fail-on-unchecked`` names.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import argparse
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Generator, Iterator
 from typing import IO, Any
 
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from service.contract.records import BATCH_MAX_LINES, Tally
+from service.rules.verdicts import Unchecked
 
 from .client import OVERLOAD_WAIT, seconds, url_argument
 from .errors import PROG, warn
@@ -28,6 +31,7 @@ from .inputs import Source, count_lines, open_sources, read_records
 from .junit import JUnitReport, TestCase
 from .local import evaluate_locally
 from .outcome import (
+    EVERY_CODE,
     Outcome,
     Status,
     error_details,
@@ -42,6 +46,8 @@ from .outcome import (
     printable,
     ruling_line,
     stops_line,
+    unchecked_fails_line,
+    unchecked_lines,
     unfinished_line,
 )
 from .remote import Remote
@@ -89,6 +95,15 @@ def _positive(limit: int | None = None) -> Any:
     return parse
 
 
+def _unchecked_codes(text: str) -> frozenset[str]:
+    """``--fail-on-unchecked``: codes of ``unchecked``, comma-separated, or ``all``."""
+    codes = frozenset(code.strip() for code in text.split(","))
+    known = [code.value for code in Unchecked]
+    if not codes <= {*known, EVERY_CODE}:
+        raise argparse.ArgumentTypeError(say("replay.not_unchecked", value=text, codes=", ".join(known)))
+    return codes
+
+
 def add_parser(commands: Any) -> None:
     """The ``replay`` subcommand, on the ``add_subparsers()`` object of the main parser."""
     parser = commands.add_parser("replay", help=say("replay.help"), description=say("replay.description"))
@@ -112,6 +127,13 @@ def add_parser(commands: Any) -> None:
         help=say("replay.help.batch_size", default=BATCH_SIZE),
     )
     parser.add_argument("--allow-in-progress", action="store_true", help=say("replay.help.allow_in_progress"))
+    parser.add_argument(
+        "--fail-on-unchecked",
+        type=_unchecked_codes,
+        default=frozenset(),
+        metavar="CODE[,CODE...]",
+        help=say("replay.help.fail_on_unchecked", codes=", ".join(code.value for code in Unchecked)),
+    )
     parser.add_argument(
         "--overload-wait",
         type=seconds,
@@ -144,11 +166,17 @@ class Report:
         """The deals in progress that ``--allow-in-progress`` let pass (the first :data:`LISTED`)."""
         self.allowed_unlisted = 0
         self.per_file = [0] * len(sources)
+        self.unchecked: Counter[str] = Counter()
+        """Records by each code of their ``unchecked``: what the records leave out (rules.md §12)."""
+        self.unchecked_failed = 0
+        """Records failed for a code of their ``unchecked`` (``--fail-on-unchecked``)."""
 
     def add(self, tally: Tally, outcomes: list[Outcome]) -> None:
         self.tally.merge(tally)
         for outcome in outcomes:
             self.per_file[outcome.file_no] += 1
+            self.unchecked.update({code for code, _ in outcome.unchecked})
+            self.unchecked_failed += bool(outcome.unchecked_fails)
             if not outcome.passed:
                 if len(self.listed) < LISTED:
                     self.listed.append(outcome)
@@ -178,7 +206,8 @@ class Report:
     def passed(self) -> bool:
         tally = self.tally
         finished = self.allow_in_progress or tally.in_progress == 0
-        return self.checked and tally.valid == tally.deals and tally.claims_disagree == 0 and finished
+        passed = tally.valid == tally.deals and tally.claims_disagree == 0 and not self.unchecked_failed
+        return self.checked and passed and finished
 
     def print_summary(self, seconds: float, out: IO[str]) -> None:
         rate = self.tally.deals / seconds if seconds > 0 else 0.0
@@ -189,6 +218,15 @@ class Report:
         width = max(LABEL_WIDTH, *(len(label) + 2 for label, _ in rows))
         for label, value in rows:
             print(ROW.format(label=label, value=number(value), width=width), file=out)
+        if self.unchecked:
+            print("\n" + labelled(say("replay.summary.unchecked"), self._unchecked_counts()), file=out)
+
+    def _unchecked_counts(self) -> str:
+        """``dealt_hands 12 records, dog 3, chelem_announcement 1``: the most frequent first."""
+        counts = sorted(self.unchecked.items(), key=lambda item: (-item[1], item[0]))
+        said = [say("replay.unchecked.first", counts[0][1], code=counts[0][0])]
+        said += [say("replay.unchecked.more", n, code=code) for code, n in counts[1:]]
+        return ", ".join(said)
 
     def _entries(self, outcome: Outcome) -> Iterator[str]:
         where = printable(self._located(outcome))
@@ -206,6 +244,9 @@ class Report:
         if outcome.differences:
             yield labelled(where, say("text.heading", label=say("outcome.claims_disagree")))
             yield from (f"    {mismatch_line(d)}" for d in outcome.differences)
+        if outcome.unchecked_fails:
+            yield labelled(where, unchecked_fails_line(outcome))
+            yield from (f"    {line}" for line in unchecked_lines(outcome, outcome.unchecked_fails))
 
     def print_failures(self, out: IO[str]) -> None:
         if self.listed:
@@ -235,9 +276,11 @@ def _one_line(outcome: Outcome) -> str:
 def junit_case(outcome: Outcome, name: str, where: str) -> TestCase:
     """A record's test case: a faulty deal or claims that disagree are a failure (one, listing
     both when it is both), a record that is not a deal record an error; each says first where
-    the record is (``games.ndjson:17``)."""
-    # An allowed deal in progress is said beside its case, as its output: it is no failure.
-    output = in_progress_note(outcome) if outcome.in_progress_allowed else ""
+    the record is (``games.ndjson:17``). What the record leaves out is its output, one a line."""
+    # An allowed deal in progress, and what was not checked, are said beside the case, as its
+    # output (a CI viewer shows it with the case): they are no failure.
+    notes = [in_progress_note(outcome)] if outcome.in_progress_allowed else []
+    output = "\n".join(notes + unchecked_lines(outcome))
     case = TestCase(outcome.file_no, name, outcome.status, seconds=outcome.seconds, line=outcome.pos, output=output)
     if outcome.status == Status.ERROR:
         details = "\n".join([where, error_details(outcome)])
@@ -246,6 +289,7 @@ def junit_case(outcome: Outcome, name: str, where: str) -> TestCase:
         return case
     kinds = ["faulty"] if outcome.faults else ["in-progress"] if outcome.unfinished_fails else []
     kinds += ["claims"] if outcome.differences else []
+    kinds += ["unchecked"] if outcome.unchecked_fails else []
     details = "\n".join([where, failure_details(outcome)])
     return case._replace(message=failure_message(outcome), kind=" ".join(kinds), text=details)
 
@@ -263,16 +307,16 @@ def run(args: argparse.Namespace) -> int:
     sources = open_sources(args.files)
     junit = JUnitReport(args.junit, REPORT_NAME, "replay", [s.name for s in sources]) if args.junit else None
     html = HtmlReport(args.html, [s.name for s in sources], language(), args.html_limit) if args.html else None
-    allow = args.allow_in_progress
+    allow, fail_on = args.allow_in_progress, args.fail_on_unchecked
     report = Report(sources, junit, html, allow)
     parts: Generator[tuple[Tally, list[Outcome]], None, None]
     if args.url is not None:
         remote = Remote(
-            args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow, args.overload_wait
+            args.url, args.jobs or REMOTE_JOBS, args.batch_size, html is not None, allow, args.overload_wait, fail_on
         )
         parts = remote.evaluate(read_records(sources))
     else:
-        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None, allow)
+        parts = evaluate_locally(sources, args.jobs or os.cpu_count() or 1, html is not None, allow, fail_on)
     try:
         with _progress(sources, args.quiet) as bar:
             started = time.perf_counter()

@@ -2,9 +2,10 @@
 
 Missing data is never a fault. A part left out is told from the rest of the record where the
 record proves it: the dog from hands that make a whole deal, the discard from the cards a
-complete deal left unplayed, a chelem announcement from a taker leading the first trick out of
-turn. It is then checked as if it had been given. Otherwise the checks that need it are not
-made, and the evaluation says so (:class:`~.verdicts.Unchecked`).
+complete deal left unplayed, a chelem announcement (or none) from who led the first trick. It is
+then checked as if it had been given. Otherwise the checks that need it are not made, or the
+part is read one way, and the evaluation says so (:class:`~.verdicts.Unchecked`): every reading
+that could change a verdict or a score is said, with what it assumed.
 """
 
 from __future__ import annotations
@@ -51,12 +52,21 @@ def fill_in(deal: DealContext, dealt: list[CardMask] | None, contract: Contract,
             note(Unchecked.DISCARD, "unchecked.discard" if complete else "unchecked.discard.in_progress")
     if r.chelem_announced is None:
         told["chelem_announced"] = announced = _taker_led_out_of_turn(r, dealt, taker, told.get("dog", r.dog))
+        due = opening_leader(r.dealer, taker, r.players, False, r.rules)
         if announced:
             note(Unchecked.CHELEM_ANNOUNCEMENT, "unchecked.chelem_announcement")
-        elif dealt is None and r.plays and opening_leader(r.dealer, taker, r.players, False, r.rules) != taker:
+        elif due == taker:
+            # He leads either way: nothing in the record tells, and an announcement would
+            # change the score (§9.6). Read as not announced, and said.
+            note(Unchecked.CHELEM_ANNOUNCEMENT, "unchecked.chelem_announcement.taker_due")
+        elif not r.plays:
+            # No lead yet to tell it: read as not announced, the seat due to lead next.
+            note(Unchecked.CHELEM_ANNOUNCEMENT, "unchecked.chelem_announcement.no_play")
+        elif dealt is None:
             # Nothing shows who led: read as no chelem announced (evaluate_deal tries the other
             # reading when this one charges a fault).
             note(Unchecked.CHELEM_ANNOUNCEMENT, "unchecked.chelem_announcement.not_said")
+        # Else the hands show the seat due leading: told, the only reading free of faults.
     if told:
         deal.record = replace(r, **told)
 

@@ -208,8 +208,9 @@ class Unchecked(Verdict):
     AUCTION = "auction", "No `bids`: the auction is not checked; the contract and the taker are as given."
     CHELEM_ANNOUNCEMENT = (
         "chelem_announcement",
-        "No `chelem_announced`, and the taker led the first trick, which only an announced chelem lets him do "
-        "out of turn: read as announced (§9.6).",
+        "No `chelem_announced`, read one way: announced when the taker led the first trick out of turn, which "
+        "only an announced chelem lets him do (§9.6); not announced where nothing tells (the taker due to lead "
+        "anyway, no card played, no hands); the message says which.",
     )
 
 
