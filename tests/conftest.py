@@ -12,6 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
+from service.cli import words
+from service.texts import DEFAULT_LANGUAGE
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -75,3 +77,10 @@ def locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 
     set_locale("C.UTF-8")
     return set_locale
+
+
+@pytest.fixture(autouse=True)
+def _the_command_speaks_english_at_each_test_s_start() -> None:
+    # The command's language is the process's (tarot-rules --lang sets it for the run): a test
+    # that ran the command in French must not leave the next test's words in French.
+    words.use(DEFAULT_LANGUAGE)
