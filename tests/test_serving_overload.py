@@ -263,6 +263,20 @@ def test_the_probe_port_answers_the_probes_and_the_metrics_while_the_service_por
         held.join()
 
 
+def test_the_index_is_answered_as_the_probes_are_while_the_service_port_is_full(small: Gunicorn) -> None:
+    # A load balancer's default check asks / on the service's port: refused for load, it would take
+    # a busy instance out, and its load onto the others would take them out in turn.
+    refused = threading.Event()
+    held = threading.Thread(target=crowd, args=(small.port, 40, 3.0, refused))
+    held.start()
+    try:
+        assert refused.wait(10)
+        statuses = [call(small.base, "GET", path, timeout=1).status for path in ["/", "/livez"] * 10]
+        assert statuses == [200] * 20, statuses
+    finally:
+        held.join()
+
+
 def test_the_probe_port_serves_nothing_else(small: Gunicorn) -> None:
     assert small.health_port is not None
     answer = call(f"http://127.0.0.1:{small.health_port}", "POST", PATH, LEGAL)

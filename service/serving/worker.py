@@ -52,7 +52,7 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
-from ..connection import CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
+from ..connection import CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS, UNQUEUED_PATHS
 from ..texts import DEFAULT_LANGUAGE
 from .admission import Admission, TurnedSocket
 from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
@@ -222,8 +222,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             arrived = time.monotonic()
             if health and path not in HEALTH_PATHS:
                 rest, keep = health_port_only(req, self._language(req)), False
-            elif path in HEALTH_PATHS:
-                # The probes and the metrics never queue: answered as they come.
+            elif path in UNQUEUED_PATHS:
+                # The probes, the metrics and the index never queue: answered as they come.
                 resp, keep = self.handle_request(name, req, client, addr, hold=True)
                 rest = resp.take()
             elif path in STREAMED_PATHS or not _body_buffered(req, parser):
@@ -309,7 +309,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
     def _serve(self, name: Any, req: Any, client: Any, addr: Any, arrived: float) -> tuple[bool, bool]:
         """Serve ``req`` in its turn, or refuse it (503) when the worker is overloaded: whether
         the connection serves another request after it, and whether this one was refused."""
-        if unquote(req.path) in HEALTH_PATHS:
+        if unquote(req.path) in UNQUEUED_PATHS:
             return bool(self.handle_request(name, req, client, addr)[1]), False
         admission = self.admission
         if admission.admits():
