@@ -157,10 +157,12 @@ def query_choice(req: flask.Request, name: str, choices: tuple[str, ...], enum: 
     value = req.args.get(name)
     if value is None:
         return choices[0]
-    if value in choices and len(req.args.getlist(name)) == 1:
+    once = len(req.args.getlist(name)) == 1
+    if value in choices and once:
         return value
     said = msg("error.invalid_parameter", name=name, values=", ".join(choices))
-    error = ParameterError("", "invalid_parameter", said, enum_hint(value, choices, enum), parameter=name)
+    hint = enum_hint(value, choices, enum) if once else None  # (given twice: no value is the fault)
+    error = ParameterError("", "invalid_parameter", said, hint, parameter=name)
     raise ProblemError(400, "invalid-parameter", msg("error.invalid_parameter.detail"), [error])
 
 

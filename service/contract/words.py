@@ -97,7 +97,7 @@ ENUM_WORDS: dict[str, dict[Any, tuple[str, ...]]] = {
         "wrong_leader": ("entame hors tour", "mauvaise entame", "wrong lead", "lead out of turn"),
         "card_not_in_hand": ("carte absente", "carte non tenue", "card not held", "not in hand"),
         "called_suit_lead": ("entame dans la couleur appelée", "couleur appelée", "called suit led"),
-        "renounce": ("renonce", "revoke", "renege", "fausse renonce"),
+        "renounce": ("renonce", "revoke", "renege"),
         "must_trump": ("pas coupé", "refus de couper", "couper", "failure to trump", "did not trump"),
         "must_overtrump": ("sous-coupe", "sous-couper", "pas monté", "refus de monter", "surcouper", "undertrump"),
         "plays_length": ("trop de cartes jouées", "too many plays", "too many cards played"),
