@@ -22,8 +22,13 @@ STREAMED_PATHS = frozenset({"/v1/deals/evaluate-batch"})
 worker serves them in a greenlet of their own, never in its acceptor."""
 
 HEALTH_PATHS = frozenset({"/livez", "/readyz", "/metrics"})
+"""The probes an orchestrator acts on, and the metrics that show the load: what the health port
+serves."""
+
+UNQUEUED_PATHS = HEALTH_PATHS | {"/"}
 """Paths the worker answers as they come, never queued behind other requests nor refused for
-load: the probes an orchestrator acts on, and the metrics that show the load."""
+load: the probes and the metrics, and the service's index, which a load balancer asks by
+default (refused for load, it would take a busy instance out and push its load onto the others)."""
 
 NEGOTIATE = "tarot.negotiate"
 """Application config key: a function from an ``Accept-Language`` header (or None) to the

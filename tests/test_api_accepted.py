@@ -328,19 +328,30 @@ HINTS = [
     ("/v1/deals/score", "/petit_au_bout", "Défense", {}, "defence"),
     ("/v1/deals/score", "/chelem/made_by", "attaque", {}, "attack"),
     ("/v1/games/score", "/deals/0/not_played/reason", "redonne", {}, "redeal"),
-    ("/v1/deals/deal", "/packet", "3", {}, "3"),
+    ("/v1/deals/deal", "/packet", "3", {}, 3),
+    ("/v1/deals/deal", "/packet", "trois", {}, 3),
+    ("/v1/deals/score", "/rules/first_lead", "taker", {}, "after_taker"),
+    ("/v1/tournaments/seating", "/seat", "all", {}, "remaining"),
+    ("/v1/tournaments/standings", "/tie_break", "best", {}, "best_position"),
+    ("/v1/tournaments/standings", "/scorecards/0/deals/0/marks/taker", "est", {}, "east"),
+    ("/v1/tournaments/standings", "/scorecards/0/deals/0/marks/taker", "Ouest", {}, "west"),
 ]
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize(("path", "pointer", "value", "rules", "meant"), HINTS, ids=[f"{h[1]}={h[2]}" for h in HINTS])
 def test_another_name_of_a_value_is_hinted(
-    client: FlaskClient, language: str, path: str, pointer: str, value: str, rules: dict[str, Any], meant: str
+    client: FlaskClient, language: str, path: str, pointer: str, value: str, rules: dict[str, Any], meant: str | int
 ) -> None:
-    body = planted({**sound_for(path, pointer), "rules": rules}, pointer, value)
-    if path == GAME:
-        body.pop("rules")
+    sound = sound_for(path, pointer)
+    body = planted({**sound, "rules": rules} if "rules" in sound else sound, pointer, value)
     [error] = errors_at(client, path, body, pointer, language)
+    if isinstance(meant, int):
+        # A number is hinted as one: a suggestion would be the string just refused.
+        assert "suggestions" not in error
+        said = f"{meant}, as a number" if language == "en" else f"{meant}, en nombre"
+        assert said in error["hint"], error
+        return
     assert error["suggestions"] == [meant]
     assert error["hint"] == (f"Did you mean {meant}?" if language == "en" else f"Vouliez-vous dire {meant}\u00a0?")
 

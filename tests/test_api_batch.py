@@ -494,15 +494,18 @@ def test_a_json_batch_sent_as_a_line_is_told_to_go_as_json(
     app: Flask, deals: int, before: int, after: int, language: str
 ) -> None:
     # The body of the JSON form, {"deals": [...]}, sent as NDJSON (one line): its "deals" is the
-    # batch's, not a misspelt "dealer"; the line's problem says to send it as application/json.
+    # batch's, not a misspelt "dealer"; the line's problem says first to send it as application/json
+    # (the record's other faults, no players, no dealer, follow from it).
     batch = {"deals": [random_deal(seed, 4) for seed in range(deals)]}
     lines = [random_deal(seed, 3) for seed in range(before)] + [batch] + [random_deal(seed, 5) for seed in range(after)]
     with app.test_client() as client:
         items, summary = post_lines(client, ndjson(lines), headers={"Accept-Language": language})
     problems = [item for item in items if "problem" in item]
     assert [item["index"] for item in problems] == [before]
-    [said] = [e for e in problems[0]["problem"]["errors"] if e["pointer"] == "/deals"]
-    assert said["code"] == "unknown_field" and said["suggestions"] == ["application/json"]
+    said = problems[0]["problem"]["errors"][0]
+    assert (
+        said["pointer"] == "/deals" and said["code"] == "unknown_field" and said["suggestions"] == ["application/json"]
+    )
     assert '{"deals": [...]}' in said["hint"] and "application/json" in said["hint"]
     assert (summary["deals"], summary["malformed"]) == (before + 1 + after, 1)
 

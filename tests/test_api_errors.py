@@ -108,6 +108,7 @@ def test_a_failure_inside_a_view_is_a_500_problem_without_trace(
 
 
 def test_ops_endpoints(client: FlaskClient) -> None:
+    assert client.get("/").get_json()["liveness"] == "/livez"
     assert client.get("/livez").get_json() == {"status": "ok"}
     assert client.get("/readyz").get_json() == {"status": "ok"}
     assert client.get("/openapi.json").status_code == 200

@@ -51,6 +51,7 @@ def test_operations_have_stable_unique_ids_and_the_contract_says_where_and_how()
     spec = yaml.safe_load(COMMITTED.read_text(encoding="utf-8"))
     ids = {path: op["operationId"] for path, item in spec["paths"].items() for op in item.values()}
     assert ids == {
+        "/": "describeService",
         "/livez": "checkLiveness",
         "/readyz": "checkReadiness",
         "/v1/tricks/legal-cards": "listLegalCards",

@@ -317,6 +317,18 @@ def test_the_probe_port_answers_the_probes_and_the_metrics_while_the_service_por
                 assert call(base, "GET", path, timeout=1).status == 200, (base, path)
 
 
+def test_the_index_is_answered_as_the_probes_are_while_the_service_port_is_full(
+    small: Gunicorn, tmp_path: Path
+) -> None:
+    # A load balancer's default check asks / on the service's port: refused for load, it would take
+    # a busy instance out, and its load onto the others would take them out in turn.
+    with full(small, tmp_path):
+        statuses = [call(small.base, "GET", path, timeout=1).status for path in ["/", "/livez"] * 10]
+        refused = call(small.base, "POST", PATH, LEGAL, timeout=1).status
+    assert statuses == [200] * 20, statuses
+    assert refused == 503, "the worker was not full"
+
+
 def test_the_probe_port_serves_nothing_else(small: Gunicorn) -> None:
     assert small.health_port is not None
     answer = call(f"http://127.0.0.1:{small.health_port}", "POST", PATH, LEGAL, headers=SENT)

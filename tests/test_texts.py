@@ -323,7 +323,7 @@ def test_13_problems_and_batches_say_their_language(
 
 
 def test_13_the_contract_and_probes_are_in_english_whatever_is_asked(client: FlaskClient) -> None:
-    for path in ("/openapi.yaml", "/livez", "/readyz"):
+    for path in ("/", "/openapi.yaml", "/livez", "/readyz"):
         r = client.get(path, headers={"Accept-Language": "fr"})
         assert r.headers["Content-Language"] == "en", path
 

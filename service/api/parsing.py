@@ -30,7 +30,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntity
 from service.connection import CLOSE_CONNECTION
 from service.contract.batch import EVALUATE_BATCH, LINES_AS_NDJSON, NDJSON
 from service.contract.declaration import Operation, load
-from service.contract.hints import either
+from service.contract.hints import either, enum_hint
 from service.contract.jsonio import BodyError, dumps, parse_body
 from service.contract.openapi import operation_doc
 from service.contract.problems import FieldError, Hint, ParameterError, ProblemError, too_large, whole
@@ -150,16 +150,19 @@ def _lines_hint(accepted: tuple[str, ...]) -> Hint:
     return Hint(msg("error.malformed_json.extra.lines", path=EVALUATE_BATCH.path, media_type=NDJSON))
 
 
-def query_choice(req: flask.Request, name: str, choices: tuple[str, ...]) -> str:
-    """The value of the query parameter ``name``, one of ``choices`` (the first when absent):
-    400 naming the parameter and the values it takes otherwise."""
+def query_choice(req: flask.Request, name: str, choices: tuple[str, ...], enum: str) -> str:
+    """The value of the query parameter ``name``, one of ``choices`` (the values of the contract's
+    ``enum``; the first when absent): 400 naming the parameter and the values it takes otherwise,
+    with the one it was probably meant to be."""
     value = req.args.get(name)
     if value is None:
         return choices[0]
-    if value in choices and len(req.args.getlist(name)) == 1:
+    once = len(req.args.getlist(name)) == 1
+    if value in choices and once:
         return value
     said = msg("error.invalid_parameter", name=name, values=", ".join(choices))
-    error = ParameterError("", "invalid_parameter", said, parameter=name)
+    hint = enum_hint(value, choices, enum) if once else None  # (given twice: no value is the fault)
+    error = ParameterError("", "invalid_parameter", said, hint, parameter=name)
     raise ProblemError(400, "invalid-parameter", msg("error.invalid_parameter.detail"), [error])
 
 

@@ -149,11 +149,12 @@ class OneOf(validate.OneOf):
         return enum_error(value, self.choices)
 
 
-def enum_error(value: Any, choices: Iterable[Any], nullable: bool = False) -> Coded:
-    """A value outside its enum: the values it may take (null too, when the field takes it), and
-    the one it was probably meant to be."""
+def enum_error(value: Any, choices: Iterable[Any], nullable: bool = False, enum: str | None = None) -> Coded:
+    """A value outside its enum (named ``enum`` in the contract): the values it may take (null
+    too, when the field takes it), and the one it was probably meant to be."""
     choices = tuple(choices)
-    return Coded("enum", msg("error.enum", choices=said_choices(choices, nullable)), enum_hint(value, choices))
+    said = msg("error.enum", choices=said_choices(choices, nullable))
+    return Coded("enum", said, enum_hint(value, choices, enum))
 
 
 def said_choices(choices: Iterable[Any], nullable: bool = False) -> str:
@@ -467,9 +468,9 @@ class EnumRefusal(Coded):
         nullable = field.allow_none
         if type(value) is not field._kind:
             form = msg("form.enum", choices=said_choices(choices, nullable))
-            said = cls("type", msg("error.type.expected", expected=form), enum_hint(value, choices))
+            said = cls("type", msg("error.type.expected", expected=form), enum_hint(value, choices, field.component))
         else:
-            error = enum_error(value, choices, nullable)
+            error = enum_error(value, choices, nullable, field.component)
             said = cls(error.code, error.message, error.hint)
         said.field, said.value = field, value
         return said

@@ -1,11 +1,12 @@
-"""What a refused value was probably meant to be: the nearest card codes, the nearest field names.
+"""What a refused value was probably meant to be: the nearest card codes, field names, enum values.
 
 Small and deterministic (the same refusal always gets the same hint), written from the card
 notation of rules.md §1.5: a rank (``1``–``10``, ``J``, ``N``, ``Q``, ``K``) then a suit
 (``S``, ``H``, ``D``, ``C``), a trump's number then ``T``, ``EX`` for the Excuse. What players
-write instead is read first (a lower-case code, an ace as ``A``, a ten as ``T``, the ranks and
-suits in words, English or French, a trump as ``T21`` or ``21A``); anything else gets the codes
-that look closest (:mod:`difflib`).
+write instead is read first: the words of :mod:`.words` (a lower-case code, an ace as ``A``, a
+ten as ``T``, the ranks and suits in words, English or French, a trump as ``T21`` or
+« 21 d'atout »; an enum's values by their other names, « nord » for north); anything else gets
+what looks closest (:mod:`difflib`). Words are compared by their plain spelling (:func:`plain`).
 """
 
 from __future__ import annotations
@@ -13,54 +14,66 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from service.messages import Arg, msg
 from service.rules.cards import CARD_BY_CODE, CARD_CODES
 
+from . import words
 from .problems import Hint
 
 MAX_CARD_SUGGESTIONS = 4
 """Four: a rank whose suit letter is wrong is each of the four suits' card of that rank."""
 
-_RANKS = {
-    **{str(n): str(n) for n in range(1, 11)},
-    "A": "1", "ACE": "1", "AS": "1",
-    "T": "10", "TEN": "10", "DIX": "10",
-    "J": "J", "JACK": "J", "V": "J", "VALET": "J",
-    "N": "N", "KN": "N", "C": "N", "CV": "N", "KNIGHT": "N", "CAVALIER": "N",
-    "Q": "Q", "QUEEN": "Q", "D": "Q", "DAME": "Q",
-    "K": "K", "KING": "K", "R": "K", "ROI": "K",
-}  # fmt: skip
-"""What players write for each rank of a plain suit: the code, English and French letters and words."""
+T = TypeVar("T")
 
-_SUIT_WORDS = {
-    "S": "S", "SPADE": "S", "SPADES": "S", "PIQUE": "S", "P": "S",
-    "H": "H", "HEART": "H", "HEARTS": "H", "COEUR": "H", "CŒUR": "H",
-    "D": "D", "DIAMOND": "D", "DIAMONDS": "D", "CARREAU": "D",
-    "C": "C", "CLUB": "C", "CLUBS": "C", "TREFLE": "C", "TRÈFLE": "C",
-}  # fmt: skip
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "ß": "ss"})
+
+
+def plain(text: str) -> str:
+    """``text`` in its plain spelling, as words are compared: lower case, without accents, letters
+    and digits only (``Garde-Sans``, ``garde sans``: ``gardesans``; ``Cœur``: ``coeur``)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().translate(_LIGATURES))
+    return re.sub(r"[^a-z0-9]", "", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def _upper(table: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    """A table of codes and their words, by each word's plain spelling in capitals."""
+    return {plain(word).upper(): code for code, said in table.items() for word in (code, *said)}
+
+
+_RANKS = _upper(words.RANK_WORDS)
+_SUIT_WORDS = _upper(words.SUIT_WORDS)
+_OF = tuple(plain(joint).upper() for joint in words.OF)
 _SUITS = {
     **_SUIT_WORDS,
     # "king of spades", « roi de pique »: the words between rank and suit.
-    **{f"{joint}{word}": suit for word, suit in _SUIT_WORDS.items() if len(word) > 1 for joint in ("OF", "DE")},
+    **{joint + word: suit for word, suit in _SUIT_WORDS.items() if len(word) > 1 for joint in _OF},
 }
-_EXCUSE = frozenset({"E", "X", "EXC", "EXCUSE", "FOOL", "L'EXCUSE"})
-_PETIT = frozenset({"P", "PETIT", "LEPETIT"})
-_TRUMP = re.compile(r"(?:T|A|ATOUT|TRUMP)?(\d{1,2})(?:T|A|ATOUT|TRUMP)?")
-_TRUMP_MARK = re.compile(r"T|A|ATOUT|TRUMP")
-_SEPARATORS = re.compile(r"[\s_\-.,/]+")
+_EXCUSE = frozenset(plain(word).upper() for word in words.EXCUSE_WORDS)
+_PETIT = frozenset(plain(word).upper() for word in words.PETIT_WORDS)
+_ARTICLES = tuple(plain(article).upper() for article in words.ARTICLES)
+_MARKS = sorted(
+    {plain(mark).upper() for mark in words.TRUMP_WORDS}
+    | {joint + plain(mark).upper() for mark in words.TRUMP_WORDS if len(mark) > 1 for joint in _OF},
+    key=lambda mark: (-len(mark), mark),
+)
+_TRUMP_MARK = re.compile("|".join(_MARKS))
+_TRUMP = re.compile(rf"(?:{_TRUMP_MARK.pattern})?(\d{{1,2}})(?:{_TRUMP_MARK.pattern})?")
 
 
 def nearest_cards(value: str) -> tuple[str, ...]:
     """The card codes ``value`` was probably meant to be, likeliest first (none when nothing is near)."""
-    text = _SEPARATORS.sub("", value).upper()[:24]
+    text = plain(value[:48]).upper()[:24]
     if not text:
         return ()
     if text in CARD_BY_CODE:  # the case, or spaces
         return (text,)
     found = _by_notation(text)
+    for article in _ARTICLES:  # « le roi de cœur », "the Excuse"
+        if not found and text.startswith(article) and len(text) > len(article):
+            found = _by_notation(text[len(article) :])
     if not found:
         found = difflib.get_close_matches(text, CARD_CODES, n=MAX_CARD_SUGGESTIONS, cutoff=0.6)
     return tuple(dict.fromkeys(found))[:MAX_CARD_SUGGESTIONS]
@@ -104,19 +117,44 @@ def card_hint(value: str) -> Hint | None:
     return Hint(msg("error.unknown_card.hint", cards=either(found)), found)
 
 
+def _by_plain(table: Mapping[Any, Iterable[str]]) -> dict[str, Any]:
+    """A table of values and their words (:mod:`.words`), by each word's plain spelling."""
+    return {plain(word): value for value, said in table.items() for word in said}
+
+
+_ENUM_WORDS = {enum: _by_plain(table) for enum, table in words.ENUM_WORDS.items()}
+
+
+def _words_of_values() -> dict[str, frozenset[str]]:
+    """Every enum value's other names, by the value as a field would be named after it
+    (``north``: ``nord``, ``n``), whichever enums it is a value of."""
+    found: dict[str, set[str]] = {}
+    for table in words.ENUM_WORDS.values():
+        for value, said in table.items():
+            found.setdefault(str(value), set()).update(map(plain, said))
+    return {value: frozenset(said) for value, said in found.items()}
+
+
+_VALUE_WORDS = _words_of_values()
+
+
 def nearest_fields(key: str, names: Iterable[str]) -> tuple[str, ...]:
     """The field names ``key`` was probably meant to be, among ``names`` (those of the object
     it is in, not already given): the same name in another case or spelling (``firstTrick``,
-    ``First-Trick``) first, then the closest spelt (``tricks``: ``trick``)."""
-    by_plain = {_plain(name): name for name in names}
-    plain = _plain(key[:80])
-    if plain in by_plain:
-        return (by_plain[plain],)
-    return tuple(by_plain[found] for found in difflib.get_close_matches(plain, list(by_plain), n=2, cutoff=0.7))
+    ``First-Trick``) first, then a field named after an enum's value by another name of that
+    value (``nord``: ``north``), then the closest spelt (``tricks``: ``trick``)."""
+    names = list(names)
+    said = plain(key[:80])
+    by_plain = {plain(name): name for name in names}
+    if said in by_plain:
+        return (by_plain[said],)
+    named = tuple(name for name in names if said in _VALUE_WORDS.get(name, ()))
+    return named or _closest(said, by_plain)
 
 
-def _plain(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
+def _closest(said: str, by_plain: Mapping[str, T]) -> tuple[T, ...]:
+    """The values whose plain spelling is closest to ``said`` (two at most)."""
+    return tuple(by_plain[found] for found in difflib.get_close_matches(said, list(by_plain), n=2, cutoff=0.7))
 
 
 def field_hint(key: str, names: Iterable[str]) -> Hint | None:
@@ -127,53 +165,30 @@ def field_hint(key: str, names: Iterable[str]) -> Hint | None:
     return Hint(msg("error.unknown_field.hint", names=either(tuple(f"`{name}`" for name in found))), found)
 
 
-_SYNONYMS = {
-    # Contracts and bids: the old French name of prise, the English names, the variant's garde.
-    "petite": "prise", "take": "prise", "small": "prise",
-    "guard": "garde", "pousse": "garde", "push": "garde",
-    "gardesanslechien": "garde_sans", "guardwithout": "garde_sans", "guardwithoutthekitty": "garde_sans",
-    "gardecontrelechien": "garde_contre", "guardagainst": "garde_contre", "guardagainstthekitty": "garde_contre",
-    "passe": "pass", "pas": "pass",
-    # Sides: French, and the players of each side.
-    "attaque": "attack", "attacker": "attack", "attackers": "attack", "preneur": "attack", "taker": "attack",
-    "defense": "defence", "defenders": "defence", "defenseurs": "defence",
-    # Poignée sizes, in English and with the word itself.
-    "single": "simple", "poigneesimple": "simple", "simplepoignee": "simple",
-    "poigneedouble": "double", "doublepoignee": "double", "poigneetriple": "triple", "triplepoignee": "triple",
-    # A deal not played.
-    "redonne": "redeal", "redistribuee": "redeal", "dealtagain": "redeal", "nulle": "void", "annulee": "void",
-}  # fmt: skip
-"""Values players write for an enum's own, by their plain spelling (lower case, no accents,
-letters and digits only): another name of the same thing, which spelling alone would not find
-(``petite`` is prise, ``single`` is simple)."""
-
-
-def _word(value: str) -> str:
-    """``value`` in its plain spelling: ``Défense`` and ``defense`` alike."""
-    decomposed = unicodedata.normalize("NFKD", value.lower())
-    return re.sub(r"[^a-z0-9]", "", "".join(c for c in decomposed if not unicodedata.combining(c)))
-
-
-def enum_hint(value: Any, choices: Iterable[Any]) -> Hint | None:
-    """The hint of a value outside an enum, among the values the request takes (``choices``):
-    another name of one of them (``petite``: ``prise``), the same in another case or spelling
-    (``Garde``, ``garde sans``: ``garde_sans``), or the closest spelt (``defense``: ``defence``);
-    for a number sent as a string, the number (``"4"``: ``4``)."""
+def enum_hint(value: Any, choices: Iterable[Any], enum: str | None = None) -> Hint | None:
+    """The hint of a value outside an enum (named ``enum`` in the contract), among the values the
+    request takes (``choices``): the same in another case or spelling (``Garde``, ``garde sans``:
+    ``garde_sans``), another name of one of them (:data:`.words.ENUM_WORDS`: ``petite``,
+    ``prise``; « ouest », ``west``), or the closest spelt (``defense``: ``defence``). A number is
+    hinted as a number, without suggestions (which are strings): ``"3"``, 3."""
     if not isinstance(value, str):
         return None
-    said = [str(choice) for choice in choices]
-    plain = _word(value[:80])
-    by_plain = {_word(choice): choice for choice in said}
-    synonym = _SYNONYMS.get(plain)
-    if plain in by_plain:
-        found: tuple[str, ...] = (by_plain[plain],)
-    elif synonym in said:
-        found = (synonym,)
+    choices = tuple(choices)
+    said = plain(value[:80])
+    by_plain = {plain(str(choice)): choice for choice in choices}
+    named = _ENUM_WORDS.get(enum or "", {}).get(said)
+    if said in by_plain:
+        found: tuple[Any, ...] = (by_plain[said],)
+    elif named is not None and named in choices:
+        found = (named,)
     else:
-        found = nearest_fields(value, said)
+        found = _closest(said, by_plain)
     if not found:
         return None
-    return Hint(msg("error.enum.hint", values=either(found)), found)
+    values = tuple(map(str, found))
+    if all(isinstance(choice, int) for choice in found):
+        return Hint(msg("error.enum.hint.number", values=either(values)))
+    return Hint(msg("error.enum.hint", values=either(values)), values)
 
 
 def either(choices: tuple[str, ...]) -> Arg:

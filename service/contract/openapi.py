@@ -30,16 +30,17 @@ class FieldErrorSchema(AnswerSchema):
     hint = fields.String(
         metadata={
             "description": "How to put the fault right, for people, in the language asked for, when the service "
-            "can tell: the card codes or field names probably meant, the NDJSON form of the batch, the shape "
-            "expected."
+            "can tell: the card codes, field names, enum values or paths probably meant (other names of a value "
+            "included: « nord » is north, `petite` is prise), the NDJSON form of the batch, the shape expected."
         }
     )
     suggestions = fields.List(
         fields.String(),
         metadata={
             "description": "With a `hint`, what a program can send instead, likeliest first: card codes "
-            "(`unknown_card`), field names (`unknown_field`), a media type (the batch's NDJSON form), "
-            "the shape of the body (a batch that is not an object)."
+            "(`unknown_card`), field names (`unknown_field`), an enum's values (`enum`, `type`; none for an enum "
+            "of numbers, whose hint says the number), paths or methods (`not_found`, `method_not_allowed`), a "
+            "media type (the batch's NDJSON form), the shape of the body (a batch that is not an object)."
         },
     )
     limit = fields.Integer(metadata={"description": "`body_too_large`: the most bytes the operation takes in a body."})

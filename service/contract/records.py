@@ -121,11 +121,12 @@ def record_item(
     except ma.ValidationError as exc:
         errors = errors_from_messages(exc.messages)
         if json_batch(data):
-            # A whole batch sent as one record: its "deals" is no misspelt "dealer", it is the batch's.
-            errors = [
-                e if e.pointer != "/deals" else FieldError(e.pointer, e.code, e.message, JSON_BATCH_AS_JSON)
-                for e in errors
+            # A whole batch sent as one record: its "deals" is no misspelt "dealer", it is the batch's,
+            # and said first, as the record's other faults (no players, no dealer) follow from it.
+            batch = [
+                FieldError(e.pointer, e.code, e.message, JSON_BATCH_AS_JSON) for e in errors if e.pointer == "/deals"
             ]
+            errors = batch + [e for e in errors if e.pointer != "/deals"]
         return problem_item(
             index,
             _id_of(data),

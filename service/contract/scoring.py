@@ -72,7 +72,9 @@ def check_contract(name: str, rules: Rules, errors: Errors, path: tuple[str | in
     except ValueError:
         # The enum has already refused any other name: this is `pousse` without its variant,
         # another name of garde.
-        errors.add(path, "pousse_not_enabled", msg("error.pousse_not_enabled"), enum_hint(name, FFT_CONTRACTS))
+        errors.add(
+            path, "pousse_not_enabled", msg("error.pousse_not_enabled"), enum_hint(name, FFT_CONTRACTS, "Contract")
+        )
 
 
 def side_field(description: str) -> EnumField:

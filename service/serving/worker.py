@@ -53,7 +53,16 @@ from gunicorn.http.body import LengthReader
 from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
-from ..connection import ANSWER_LAYERS, CLOSE_CONNECTION, DRAINING, HEALTH_PATHS, NEGOTIATE, PAUSE, STREAMED_PATHS
+from ..connection import (
+    ANSWER_LAYERS,
+    CLOSE_CONNECTION,
+    DRAINING,
+    HEALTH_PATHS,
+    NEGOTIATE,
+    PAUSE,
+    STREAMED_PATHS,
+    UNQUEUED_PATHS,
+)
 from ..texts import DEFAULT_LANGUAGE
 from .admission import Admission, TurnedSocket, check_loop
 from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
@@ -228,7 +237,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
                 resp, keep = self.handle_request(name, req, client, addr, hold=True, app=self._own.health_port_only)
                 rest = resp.take()
             elif _unqueued(req, path):
-                # The probes, the metrics and the preflights never queue: answered as they come.
+                # The probes, the metrics, the index and the preflights never queue: answered as they come.
                 resp, keep = self.handle_request(name, req, client, addr, hold=True)
                 rest = resp.take()
             elif path in STREAMED_PATHS or not _body_buffered(req, parser):
@@ -621,10 +630,10 @@ class _Guard:
 
 def _unqueued(req: Any, path: str) -> bool:
     """Whether ``req`` is answered as it comes, never queued for the turn nor refused for load:
-    the probes an orchestrator acts on, the metrics that show the load, and the CORS preflights
+    the paths of :data:`~service.connection.UNQUEUED_PATHS`, and the CORS preflights
     (no computing; a browser that gets a refusal to its preflight shows its page a network
     error, never the operation's own ``503`` and its ``Retry-After``)."""
-    return path in HEALTH_PATHS or req.method == "OPTIONS"
+    return path in UNQUEUED_PATHS or req.method == "OPTIONS"
 
 
 def _has_unread(client: Any) -> bool:

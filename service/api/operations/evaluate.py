@@ -20,7 +20,7 @@ blp = Blueprint("evaluation", __name__, description="Evaluating a whole deal rec
 
 def requested_detail(req: flask.Request) -> str:
     """The ``detail`` the request asks for (``full`` when it says nothing): 400 for another value."""
-    return query_choice(req, "detail", DETAILS)
+    return query_choice(req, "detail", DETAILS, DETAIL)
 
 
 @operation(
