@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.contract.fields import COMPONENTS, CalledCardField, CardField, EnumField
-from service.contract.hints import plain
+from service.contract.hints import nearest_cards, plain
 from service.contract.words import (
     ARTICLES,
     ENUM_WORDS,
@@ -193,3 +193,9 @@ def test_16_2_a_seat_named_in_words_is_hinted_its_orientation(
             body = planted(sound, SEATS, {**others, key: "Z"})
             [error] = errors_at(client, "/v1/tournaments/standings", body, f"{SEATS}/{key}", language)
             assert error["code"] == "unknown_field" and error["suggestions"] == [orientation], (key, error)
+
+
+def test_1_5_a_card_whose_article_runs_into_its_rank_is_suggested_both_ways() -> None:
+    # « l'as d'pique » written without its separators starts as « la » too (the queen, « d »):
+    # both readings are suggested, the one meant among them (found by the property above).
+    assert set(nearest_cards("l  a d  spade")) == {"1S", "QS"}

@@ -71,9 +71,15 @@ def nearest_cards(value: str) -> tuple[str, ...]:
     if text in CARD_BY_CODE:  # the case, or spaces
         return (text,)
     found = _by_notation(text)
-    for article in _ARTICLES:  # « le roi de cœur », "the Excuse"
-        if not found and text.startswith(article) and len(text) > len(article):
-            found = _by_notation(text[len(article) :])
+    if not found:  # « le roi de cœur », "the Excuse"
+        # Every article it may start with: without its separators « l'as d'pique » reads as
+        # « la » and a queen too, and both cards are suggested.
+        found = [
+            card
+            for article in _ARTICLES
+            if text.startswith(article) and len(text) > len(article)
+            for card in _by_notation(text[len(article) :])
+        ]
     if not found:
         found = difflib.get_close_matches(text, CARD_CODES, n=MAX_CARD_SUGGESTIONS, cutoff=0.6)
     return tuple(dict.fromkeys(found))[:MAX_CARD_SUGGESTIONS]
