@@ -17,6 +17,7 @@ from gunicorn.config import Config
 from gunicorn.http import errors
 from gunicorn.http.message import DEFAULT_MAX_HEADERFIELD_SIZE, MAX_HEADERS
 
+from ..connection import ANSWER_LAYERS, NEGOTIATE
 from ..messages import Bytes, Message, msg
 from ..texts import DEFAULT_LANGUAGE, render
 
@@ -180,3 +181,15 @@ class HealthPortOnly(_ProblemApp):
 
     def _body(self, path: str, language: str) -> bytes:
         return _document(self.status, "not-found", "not_found", msg("error.health_port_only"), path, language)
+
+
+class OwnAnswers:
+    """The answers the server makes without the application, wrapped in the application's answer
+    layers (:data:`~service.connection.ANSWER_LAYERS`: its request id, language and CORS), in
+    the language it negotiates."""
+
+    def __init__(self, config: Any, retry_after: int) -> None:
+        negotiate = config.get(NEGOTIATE) or (lambda _header: DEFAULT_LANGUAGE)
+        layers = config.get(ANSWER_LAYERS) or (lambda app: app)
+        self.overloaded = layers(Overloaded(negotiate, retry_after))
+        self.health_port_only = layers(HealthPortOnly(negotiate))

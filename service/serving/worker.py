@@ -54,20 +54,18 @@ from gunicorn.http.unreader import SocketUnreader
 from gunicorn.workers.ggevent import GeventWorker
 
 from ..connection import (
-    ANSWER_LAYERS,
     CLOSE_CONNECTION,
     DRAINING,
     HEALTH_PATHS,
-    NEGOTIATE,
     PAUSE,
     STREAMED_PATHS,
     UNQUEUED_PATHS,
 )
-from ..texts import DEFAULT_LANGUAGE
 from .admission import Admission, TurnedSocket, check_loop
+from .guard import GONE, ConnectionGuard, HeaderTimeoutError
 from .limits import AdmissionLimits, ConnectionLimits, SpillBudget
 from .metrics import count_refused
-from .problems import HEADER_TIMEOUT_ANSWER, HealthPortOnly, Overloaded, parse_problem
+from .problems import OwnAnswers, parse_problem
 from .response import Response
 
 # Not the client's fault: left to gunicorn (a 500, logged with its trace).
@@ -93,12 +91,6 @@ OVERLOADED_ACCEPT_DELAY = 0.005
 _ACCEPT_AGAIN = (errno.EAGAIN, errno.ECONNABORTED, errno.EINTR, errno.EPROTO)
 # accept() failures for want of resources: wait a little, other connections are closing.
 _ACCEPT_STARVED = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
-# Socket errors that only mean the client went away.
-_GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
-
-
-class HeaderTimeoutError(Exception):
-    """A request's headers did not arrive in time."""
 
 
 def _body_buffered(req: Any, parser: RequestParser) -> bool:
@@ -405,9 +397,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         return resp.take(), keep
 
     @functools.cached_property
-    def _own(self) -> _OwnAnswers:
+    def _own(self) -> OwnAnswers:
         # Made on first use: the application and the limits are set after the worker is made.
-        return _OwnAnswers(getattr(self.wsgi, "config", {}), self.admission_limits.retry_after_seconds)
+        return OwnAnswers(getattr(self.wsgi, "config", {}), self.admission_limits.retry_after_seconds)
 
     def _request_begins(self, client: Any, parser: RequestParser, wait: float, idle: bool) -> bool:
         """Whether a request begins within ``wait`` seconds (False: closed, or silent too long)."""
@@ -441,8 +433,8 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             except TimeoutError:
                 raise HeaderTimeoutError from None
 
-    def _guard(self, client: Any, req: Any, addr: Any, slots: Any, inline: bool = False) -> _Guard:
-        return _Guard(self, client, req, addr, slots, inline)
+    def _guard(self, client: Any, req: Any, addr: Any, slots: Any, inline: bool = False) -> ConnectionGuard:
+        return ConnectionGuard(self, client, req, addr, slots, inline)
 
     def _close(self, slots: Any, _name: Any, client: Any, *_: Any) -> None:
         """Close a connection and free its slot.
@@ -519,7 +511,7 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
         except Exception as error:
             if resp is not None and resp.headers_sent:
                 # Part of an answer may be out: nothing sensible can follow it on this connection.
-                if isinstance(error, TimeoutError) or (isinstance(error, OSError) and error.errno in _GONE):
+                if isinstance(error, TimeoutError) or (isinstance(error, OSError) and error.errno in GONE):
                     self.log.info("The client left, or stopped reading, during a streamed answer.")
                 else:
                     self.log.exception("Error handling request")
@@ -560,85 +552,9 @@ class ServiceWorker(GeventWorker):  # type: ignore[misc]
             self.log.debug("The client left before its answer was sent.")
 
 
-class _OwnAnswers:
-    """The answers the server makes without the application, wrapped in the application's answer
-    layers (:data:`~service.connection.ANSWER_LAYERS`: its request id, language and CORS), in
-    the language it negotiates."""
-
-    def __init__(self, config: Any, retry_after: int) -> None:
-        negotiate = config.get(NEGOTIATE) or (lambda _header: DEFAULT_LANGUAGE)
-        layers = config.get(ANSWER_LAYERS) or (lambda app: app)
-        self.overloaded = layers(Overloaded(negotiate, retry_after))
-        self.health_port_only = layers(HealthPortOnly(negotiate))
-
-
-class _Guard:
-    """A connection's slot and socket, released once, whatever ends its service.
-
-    Every way a connection can end goes through here: the client leaving, a deadline, a
-    request gunicorn cannot parse (a problem answer), an unexpected error (logged). A guard
-    can hand the connection over to a new greenlet instead, which then owns the slot.
-    """
-
-    def __init__(self, worker: ServiceWorker, client: Any, req: Any, addr: Any, slots: Any, inline: bool) -> None:
-        self.worker, self.client, self.req, self.addr = worker, client, req, addr
-        self.slots = slots
-        """The bound this connection's slot was taken from (the service's, or the probe port's)."""
-        self.inline = inline
-        self.handed_over = False
-
-    def __enter__(self) -> _Guard:
-        return self
-
-    def hand_over(
-        self, serve: Any, name: Any, parser: RequestParser, req: Any, unsent: bytes, keep: bool, *more: Any
-    ) -> None:
-        worker = self.worker
-        greenlet = gevent.spawn(serve, self.slots, name, self.client, self.addr, parser, req, unsent, keep, *more)
-        worker._connections.add(greenlet)
-        greenlet.link(worker._connections.discard)
-        self.handed_over = True
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        worker, client = self.worker, self.client
-        try:
-            if exc is None or isinstance(exc, (StopIteration, errors.NoMoreData)):
-                pass  # done, or the client closed, or HTTP says this was the last request
-            elif isinstance(exc, HeaderTimeoutError):
-                worker.send_final(client, HEADER_TIMEOUT_ANSWER)
-            elif isinstance(exc, TimeoutError):
-                worker.log.debug("Closing a connection that stalled.")
-            elif isinstance(exc, OSError):
-                if exc.errno not in _GONE:
-                    worker.log.exception("Socket error serving a connection.")
-            elif isinstance(exc, Exception):
-                worker.handle_error(self.req, client, self.addr, exc)
-            else:
-                return False  # GreenletExit and the like: let them through
-            return True
-        finally:
-            if not self.handed_over:
-                if not self.inline:
-                    worker._close(self.slots, None, client)
-                elif _has_unread(client):
-                    # Lingering would hold up the acceptor: a greenlet of its own does it.
-                    self.hand_over(worker._close, None, None, None, b"", False)
-                else:
-                    util.close(client)  # nothing unread: the close cannot reset the connection
-                    self.slots.release()
-
-
 def _unqueued(req: Any, path: str) -> bool:
     """Whether ``req`` is answered as it comes, never queued for the turn nor refused for load:
     the paths of :data:`~service.connection.UNQUEUED_PATHS`, and the CORS preflights
     (no computing; a browser that gets a refusal to its preflight shows its page a network
     error, never the operation's own ``503`` and its ``Retry-After``)."""
     return path in UNQUEUED_PATHS or req.method == "OPTIONS"
-
-
-def _has_unread(client: Any) -> bool:
-    """Whether bytes the service did not read wait on the connection (closing now would reset it)."""
-    try:
-        return bool(client.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-    except OSError:
-        return False
