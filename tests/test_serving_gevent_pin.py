@@ -69,6 +69,11 @@ def test_the_loop_is_libev_and_has_the_timer_the_turn_is_handed_over_by() -> Non
     assert type(loop).__module__ in LIBEV_LOOPS
     timer = loop.timer(0.0)
     assert callable(timer.start) and callable(timer.stop)
+    # The straight hand-over within a round, and the count of polls that says a round has passed.
+    assert callable(loop.run_callback) and isinstance(loop.iteration, int)
+    before = loop.iteration
+    gevent.sleep(0.001)
+    assert loop.iteration > before
     check_loop()  # passes on the loop gevent picks by default
 
 

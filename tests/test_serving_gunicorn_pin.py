@@ -12,10 +12,13 @@ import inspect
 import io
 import re
 import socket
+import time
 from pathlib import Path
 
 import gunicorn
 import pytest
+from gunicorn import util
+from gunicorn.config import Config
 from gunicorn.http import body, parser, unreader, wsgi
 from gunicorn.workers import base, base_async, ggevent
 
@@ -27,7 +30,7 @@ CHECKED_AGAINST = "27.0.1"
 """The gunicorn release the internals below were read in."""
 
 # (class, method, parameters it takes in that release): methods the worker or its response
-# replace (run, handle_request, _emit_body, send_headers, close) or extend (init_process,
+# replace (run, handle_request, _emit_body, send_headers, close, default_headers) or extend (init_process,
 # handle_error), and those it calls with these parameters.
 METHODS = [
     (ggevent.GeventWorker, "init_process", ["self"]),
@@ -97,4 +100,33 @@ def test_the_worker_replaces_what_the_list_says() -> None:
         for ours in (ServiceWorker, Response)
         if issubclass(ours, owner) and name in ours.__dict__
     }
-    assert replaced == {"init_process", "run", "handle_request", "handle_error", "_emit_body", "send_headers", "close"}
+    assert replaced == {
+        "init_process",
+        "run",
+        "handle_request",
+        "handle_error",
+        "_emit_body",
+        "send_headers",
+        "close",
+        "default_headers",
+    }
+
+
+@pytest.mark.parametrize("version", ["1.0", "1.1"])
+@pytest.mark.parametrize("connection", ["", "Connection: close\r\n", "Connection: keep-alive\r\n"])
+@pytest.mark.parametrize(("chunked", "upgrade"), [(False, False), (True, False), (False, True)])
+def test_the_answer_s_first_lines_are_gunicorn_s(version: str, connection: str, chunked: bool, upgrade: bool) -> None:
+    # Response.default_headers makes the Date line once a second: every other line as gunicorn's.
+    raw = f"GET / HTTP/{version}\r\nHost: t\r\n{connection}\r\n".encode()
+    req = next(parser.RequestParser(Config(), iter([raw]), ("127.0.0.1", 1)))
+    ours = Response(req, None, Config())
+    ours.start_response("200 OK", [])
+    ours.chunked, ours.upgrade = chunked, upgrade
+    theirs, mine = wsgi.Response.default_headers(ours), ours.default_headers()
+    assert [line for line in mine if not line.startswith("Date:")] == [
+        line for line in theirs if not line.startswith("Date:")
+    ]
+    [date] = [line for line in mine if line.startswith("Date:")]
+    [their_date] = [line for line in theirs if line.startswith("Date:")]
+    # The same second, unless the clock turned one between the two calls.
+    assert date in (their_date, f"Date: {util.http_date(int(time.time()))}\r\n")

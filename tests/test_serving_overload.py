@@ -19,9 +19,10 @@ from typing import Any
 
 import gevent
 import pytest
+from gevent import socket as gsocket
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.serving.admission import Admission, Turn
+from service.serving.admission import ROUND_SECONDS, Admission, Turn
 from service.serving.limits import AdmissionLimits
 from tests.browser import PageServer, needs_browser, page_result
 from tests.serving import Gunicorn, call
@@ -76,6 +77,57 @@ def test_the_turn_is_handed_over_in_the_order_it_was_asked_for() -> None:
     gevent.joinall([gevent.spawn(work, n) for n in range(20)])
     assert order == list(range(20))
     assert turn.free()
+
+
+def _computing(seconds: float) -> None:
+    until = time.perf_counter() + seconds
+    while time.perf_counter() < until:
+        pass
+
+
+def test_short_requests_are_handed_the_turn_on_without_a_poll_between_each() -> None:
+    # The fast hand-over (a callback of the loop's) keeps the order the slow one (a timer, after
+    # a poll) keeps; it only spares the poll while the round's computing is short.
+    turn, order, polls = Turn(), [], []
+    loop = gevent.get_hub().loop
+
+    def work(n: int) -> None:
+        turn.take()
+        order.append(n)
+        polls.append(loop.iteration)
+        turn.give()
+
+    gevent.joinall([gevent.spawn(work, n) for n in range(20)])
+    assert order == list(range(20))
+    assert len(set(polls)) <= 2, f"{len(set(polls))} rounds of the loop for 20 short requests"
+
+
+def test_past_the_round_s_computing_the_sockets_are_read_before_the_next_requests() -> None:
+    # A probe's bytes, in while requests compute: read within ROUND_SECONDS of computing and a
+    # request or two, not after the whole queue.
+    turn, order = Turn(), []
+    ours, theirs = gsocket.socketpair()
+
+    def work(n: int) -> None:
+        turn.take()
+        order.append(f"request {n}")
+        _computing(ROUND_SECONDS / 2)
+        turn.give()
+
+    def probe() -> None:
+        ours.recv(1)
+        order.append("probe read")
+
+    try:
+        reader = gevent.spawn(probe)
+        gevent.sleep(0)  # the probe's greenlet waits on its socket
+        theirs.send(b"x")
+        gevent.joinall([gevent.spawn(work, n) for n in range(20)] + [reader])
+    finally:
+        ours.close()
+        theirs.close()
+    assert [step for step in order if step != "probe read"] == [f"request {n}" for n in range(20)]
+    assert order.index("probe read") <= 4, order
 
 
 def test_a_greenlet_killed_while_it_waits_for_the_turn_leaves_it_to_the_next() -> None:
