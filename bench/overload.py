@@ -29,8 +29,11 @@ and the slowest of them). h2load's clients never read ``Retry-After``: a request
 sends on a connection just refused waits on that connection until the ``Retry-After`` has
 passed (the service holds it back), and h2load's times include that wait; the polite client's
 times are those of requests the service reads when they are sent. The figures are written to ``--json`` and printed as a
-table, one row per server and run. Traffic goes to 127.0.0.1 only; every run is bounded in time
-(about 6 min in all with the defaults).
+table, one row per server and run. Then the two peaks again, both servers up at once and asked
+in turn, round after round (``--peak-rounds``), with the workers' CPU time per answer: the runs
+above ask each server minutes apart, and a slow phase of the machine would fall on one only.
+Traffic goes to 127.0.0.1 only; every run is bounded in time (about 7 min in all with the
+defaults).
 """
 
 from __future__ import annotations
@@ -319,6 +322,74 @@ def measure(name: str, root: Path, health: bool, seconds: int) -> list[dict[str,
     return rows
 
 
+def worker_cpu_seconds(pids: set[int]) -> float:
+    """The CPU time (user and system) the processes ``pids`` have used so far."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def peak_side_by_side(trees: dict[str, Path], rounds: int, seconds: int) -> dict[str, Any]:
+    """The peak (50 busy connections) of each tree, both serving at once and asked in turn,
+    round after round after a warm-up, so that a slow phase of the machine falls on both: per
+    server the 2xx a second and the workers' CPU time per 2xx answer (median, least, most), and
+    the ratio of the first server's rate to the second's, round by round."""
+    servers = {}
+    try:
+        for name, root in trees.items():
+            port = free_port()
+            log = ROOT / "reports" / "bench" / f"overload-peak-{name.replace(' ', '-')}.log"
+            server = Server(port, env={"WEB_CONCURRENCY": "2"}, root=root, log=log)
+            servers[name] = (server, port, server.wait_for_workers(2))
+            h2load(port, "-c", "50", "-D", "3", seconds=3)  # warm-up
+        rates: dict[str, list[float]] = {name: [] for name in trees}
+        cpu: dict[str, list[float]] = {name: [] for name in trees}
+        for _ in range(rounds):
+            for name, (_, port, pids) in servers.items():
+                before = worker_cpu_seconds(pids)
+                run = h2load(port, "-c", "50", "-D", str(seconds), seconds=seconds)
+                used = worker_cpu_seconds(pids) - before
+                ok = sum(1 for status, _ in run["answers"] if 200 <= status < 300)
+                rates[name].append(ok / seconds)
+                cpu[name].append(used / max(1, ok) * 1e6)
+    finally:
+        for server, _, _ in servers.values():
+            server.stop()
+    first, second = list(trees)
+    ratios = [a / b for a, b in zip(rates[first], rates[second], strict=True)]
+    return {
+        "rounds": rounds,
+        "seconds": seconds,
+        "servers": {
+            name: {"ok_per_s": _spread(rates[name], 0), "cpu_us_per_ok": _spread(cpu[name], 0)} for name in trees
+        },
+        "ratio": {"of": f"{first} / {second}", **_spread(ratios, 3)},
+    }
+
+
+def _spread(values: list[float], digits: int) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), digits),
+        "least": round(min(values), digits),
+        "most": round(max(values), digits),
+    }
+
+
+def side_by_side_text(side: dict[str, Any]) -> str:
+    lines = [f"peak side by side, {side['rounds']} rounds of {side['seconds']} s, 50 connections (median, least–most):"]
+    for name, figures in side["servers"].items():
+        rate, cpu = figures["ok_per_s"], figures["cpu_us_per_ok"]
+        lines.append(
+            f"  {name}: {rate['median']:,.0f} 2xx/s ({rate['least']:,.0f}–{rate['most']:,.0f}), "
+            f"{cpu['median']:,.0f} µs of worker CPU per 2xx ({cpu['least']:,.0f}–{cpu['most']:,.0f})"
+        )
+    ratio = side["ratio"]
+    lines.append(f"  {ratio['of']}: {ratio['median']} ({ratio['least']}–{ratio['most']})")
+    return "\n".join(lines)
+
+
 COLUMNS = (
     ("run", "run"), ("answered_per_s", "answered/s"), ("ok_per_s", "2xx/s"), ("ok_p50_ms", "2xx p50 ms"),
     ("ok_p99_ms", "2xx p99 ms"), ("refused_per_s", "503/s"), ("refused_p99_ms", "503 p99 ms"),
@@ -346,15 +417,24 @@ def main() -> None:
         help=f"the release to compare with (default {BASELINE}; none: this tree only)",
     )
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument(
+        "--peak-rounds", type=int, default=5, help="rounds of 5 s of the peaks compared side by side (default 5)"
+    )
     args = parser.parse_args()
     rows = measure("now", ROOT, health=True, seconds=args.seconds)
+    side = None
     if args.baseline != "none":
         with baseline_tree(args.baseline) as tree:
             rows += measure(f"at {args.baseline}", tree, health=False, seconds=args.seconds)
+            # The runs above ask each server in turn, minutes apart; the peaks are compared
+            # again with both up at once, round by round.
+            side = peak_side_by_side({"now": ROOT, f"at {args.baseline}": tree}, args.peak_rounds, 5)
     print(table(rows))
+    if side is not None:
+        print("\n" + side_by_side_text(side))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+        args.json.write_text(json.dumps({"runs": rows, "peak_side_by_side": side}, indent=2) + "\n")
     capacity = statistics.mean(r["ok_per_s"] for r in rows if r["run"].startswith("peak"))
     print(f"\ncapacity (2xx/s at 50 connections, mean of both servers): {capacity:,.0f}")
 
