@@ -10,8 +10,6 @@ requirements/*.lock; when the pin moves, this file fails first and names what to
 from __future__ import annotations
 
 import inspect
-import re
-from pathlib import Path
 
 import gevent
 import gevent.hub
@@ -20,9 +18,9 @@ import pytest
 from gevent import socket as gsocket
 
 from service.serving.admission import LIBEV_LOOPS, check_loop
+from tests.pins import assert_pinned
 from tests.serving import Gunicorn
 
-ROOT = Path(__file__).parent.parent
 CHECKED_AGAINST = "26.9.0"
 """The gevent release the worker's use of it was read in."""
 
@@ -43,14 +41,8 @@ CALLED = [
 
 
 def test_gevent_is_the_release_the_worker_was_checked_against() -> None:
-    for lock in ("runtime.lock", "dev.lock"):
-        pinned = re.search(r"^gevent==(\S+)$", (ROOT / "requirements" / lock).read_text(), re.MULTILINE)
-        assert pinned is not None and pinned.group(1) == CHECKED_AGAINST, (
-            f"requirements/{lock} pins gevent {pinned and pinned.group(1)}; the worker's admission was checked "
-            f"against {CHECKED_AGAINST}: re-read what {__name__} lists in the new release (and the loop's order "
-            "of a round), then move CHECKED_AGAINST"
-        )
-    assert gevent.__version__ == CHECKED_AGAINST, f"gevent {gevent.__version__} installed, not the pinned one"
+    reread = f"what {__name__} lists (and the loop's order of a round)"
+    assert_pinned("gevent", CHECKED_AGAINST, gevent.__version__, reread)
 
 
 @pytest.mark.parametrize(("owner", "name", "parameters"), CALLED, ids=lambda v: getattr(v, "__name__", str(v)))

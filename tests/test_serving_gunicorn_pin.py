@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import inspect
 import io
-import re
 import socket
 import time
-from pathlib import Path
 
 import gunicorn
 import pytest
@@ -24,8 +22,8 @@ from gunicorn.workers import base, base_async, ggevent
 
 from service.serving.response import Response
 from service.serving.worker import ServiceWorker
+from tests.pins import assert_pinned
 
-ROOT = Path(__file__).parent.parent
 CHECKED_AGAINST = "27.0.1"
 """The gunicorn release the internals below were read in."""
 
@@ -52,14 +50,7 @@ METHODS = [
 
 
 def test_gunicorn_is_the_release_the_worker_was_checked_against() -> None:
-    for lock in ("runtime.lock", "dev.lock"):
-        pinned = re.search(r"^gunicorn==(\S+)$", (ROOT / "requirements" / lock).read_text(), re.MULTILINE)
-        assert pinned is not None and pinned.group(1) == CHECKED_AGAINST, (
-            f"requirements/{lock} pins gunicorn {pinned and pinned.group(1)}; the worker's use of gunicorn's "
-            f"internals was checked against {CHECKED_AGAINST}: re-read the methods listed in {__name__} in the "
-            "new release (and the worker beside them), then move CHECKED_AGAINST"
-        )
-    assert gunicorn.__version__ == CHECKED_AGAINST, f"gunicorn {gunicorn.__version__} installed, not the pinned one"
+    assert_pinned("gunicorn", CHECKED_AGAINST, gunicorn.__version__, f"the methods {__name__} lists, and the worker")
 
 
 @pytest.mark.parametrize(("owner", "name", "parameters"), METHODS, ids=lambda v: getattr(v, "__name__", str(v)))
