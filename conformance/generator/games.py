@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import random
 
-from service.contract.games import SCORE_GAME
 from service.randomdeals import random_deal
 from service.rules.sheet import dealers_due
 
@@ -18,6 +17,7 @@ from .assembly import Kit, Topic
 from .building import swap_plays
 from .cards import CONTRACTS, PLAYER_WORD, Deal, Json
 from .errors import KitError
+from .service import OPERATIONS
 from .verdicts import Checks
 
 SHEET_RULES = ["15.3", "15.4", "9.3"]
@@ -81,7 +81,7 @@ def rulebook_cases(kit: Kit) -> None:
     t = kit.topic(
         OPERATION, "rulebook", "The rulebook's five worked deals (§10) kept on one sheet at one table.", SHEET_CHECKS
     )
-    request = copy.deepcopy(SCORE_GAME.examples["rulebookSheet"].request)
+    request = copy.deepcopy(OPERATIONS[OPERATION].examples["rulebookSheet"].request)
     nets, plus, minus = [-446, -390, 1346, -510], [318, 360, 1746, 270], [764, 750, 400, 780]
     want: dict[str, Json] = {"/draw/first_dealer": 1, "/draw/redraw": [], "/zero_sum": True, "/claims/agree": True}
     for s in range(4):

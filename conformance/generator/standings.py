@@ -13,8 +13,6 @@ import copy
 import random
 from collections.abc import Iterable
 
-from service.contract.standings import STANDINGS
-
 from .assembly import Kit
 from .cards import Json
 from .errors import KitError
@@ -22,6 +20,7 @@ from .games import random_summary
 from .oracle import ref_score_answer
 from .oracle_standings import PLAYING_ORDER, ref_standings
 from .refusals import REMOVED, spoilt
+from .service import OPERATIONS
 from .verdicts import PLAYER_TAG, Checks, fixed_pointers
 
 OPERATION = "standings"
@@ -104,12 +103,12 @@ def worked_cases(kit: Kit) -> None:
         "of a position with three scored errors."
     )
     t = kit.topic(OPERATION, "worked", about, STANDINGS_CHECKS)
-    worked = STANDINGS.examples["rulebookDeals"].request
+    worked = OPERATIONS[OPERATION].examples["rulebookDeals"].request
     want: dict[str, Json] = {f"/tables/0/seats/{s}/bilan": b for s, b in enumerate([72, 136, -400, 192])}
     want |= {"/plan/minutes": 45, "/standings/0/player": "E3", "/standings/0/total": 192}
     kit.add(t, 1, "Position 1, table 3: four of the rulebook's worked deals (§10), each summary with its marks "
             "written, the bilans +72, +136, −400, +192: clean.", [*RULES, "10"], [], worked, want=want)  # fmt: skip
-    errors = STANDINGS.examples["scoredErrors"].request
+    errors = OPERATIONS[OPERATION].examples["scoredErrors"].request
     want = {f"/anomalies/{k}/sanction": s for k, s in enumerate(["warning", "penalty", "warning"])}
     about = (
         "Two tables of position 1: a row written 10 off zero and a bilan added wrong at table 1 (a warning, then a "
@@ -120,7 +119,7 @@ def worked_cases(kit: Kit) -> None:
 
 def two_tables() -> Json:
     """The worked card, and table 4 of the same position written by its marks alone, both seated."""
-    body = copy.deepcopy(STANDINGS.examples["rulebookDeals"].request)
+    body = copy.deepcopy(OPERATIONS[OPERATION].examples["rulebookDeals"].request)
     body["players"] += [{"id": f"{o}4", "name": f"Player {o}4"} for o in "NWSE"]
     rows = ([-60, 180, -60, -60], [34, 34, -102, 34], [-70, -70, 210, -70], [-27, -27, -27, 81])
     second = {
