@@ -73,88 +73,119 @@ def faults(
     for p in range(len(positions)):
         position = positions[p]
         said = p >= first
-        number = p + 1
-        seen: dict[str, int] = {}
-        tables_seen: dict[int, int] = {}
-        sizes_ok = True
-        for k in range(len(position)):
-            table = position[k]
-            if table.table in tables_seen and said:
-                message = msg("seating.fault.duplicate_table", position=number, table=table.table)
-                found.append(Fault(SeatingFault.DUPLICATE_TABLE, message, p, k, None, ()))
-            tables_seen.setdefault(table.table, k)
-            size = len(table.seats)
-            if size not in allowed:
-                sizes_ok = False
-                if said:
-                    key = "seating.fault.table_size.fives" if t.fives else "seating.fault.table_size"
-                    message = msg(key, size, position=number, table=table.table)
-                    found.append(Fault(SeatingFault.TABLE_SIZE, message, p, k, None, tuple(table.seats)))
-            for s in range(size):
-                pid = table.seats[s]
-                if pid in seen:
-                    if said:
-                        earlier = position[seen[pid]].table
-                        if seen[pid] == k:
-                            key = "seating.fault.seated_twice.table"
-                            message = msg(key, player=pid, position=number, table=earlier)
-                        else:
-                            message = msg(
-                                "seating.fault.seated_twice",
-                                player=pid,
-                                position=number,
-                                first_table=earlier,
-                                table=table.table,
-                            )
-                        found.append(Fault(SeatingFault.SEATED_TWICE, message, p, k, s, (pid,)))
-                else:
-                    seen[pid] = k
-                if known is not None and pid not in known and said:
-                    message = msg("seating.fault.unknown_player", player=pid, position=number, table=table.table)
-                    found.append(Fault(SeatingFault.UNKNOWN_PLAYER, message, p, k, s, (pid,)))
-                if pid in fixed and fixed[pid] != table.table and said:
-                    key = "seating.fault.fixed_elsewhere"
-                    message = msg(key, player=pid, fixed=fixed[pid], position=number, table=table.table)
-                    found.append(Fault(SeatingFault.FIXED_ELSEWHERE, message, p, k, s, (pid,)))
+        seen, sizes_ok = _seat_faults(found, position, p, said, allowed, t.fives, known, fixed)
         if roster is not None and said:
             for pid in sorted(pid for pid in roster if pid not in seen):
-                message = msg("seating.fault.missing_player", player=pid, position=number)
+                message = msg("seating.fault.missing_player", player=pid, position=p + 1)
                 found.append(Fault(SeatingFault.MISSING_PLAYER, message, p, None, None, (pid,)))
         if sizes_ok and said:
             fault = _sizes_fault(position, p, t.fives)
             if fault is not None:
                 found.append(fault)
-        for k in range(len(position)):
-            table = position[k]
-            players = sorted(set(table.seats))
-            for a in range(len(players)):
-                for b in range(a + 1, len(players)):
-                    pair = (players[a], players[b])
-                    if pair in forbidden and said:
-                        message = msg(
-                            "seating.fault.forbidden_pair",
-                            first=pair[0],
-                            second=pair[1],
-                            position=number,
-                            table=table.table,
-                        )
-                        found.append(Fault(SeatingFault.FORBIDDEN_PAIR, message, p, k, None, pair))
-                    before = met.setdefault(pair, [])
-                    if before and repeats and said:
-                        message = msg(
-                            "seating.fault.repeat_meeting",
-                            len(before),
-                            first=pair[0],
-                            second=pair[1],
-                            position=number,
-                            table=table.table,
-                            before=", ".join(str(r + 1) for r in before),
-                        )
-                        found.append(Fault(SeatingFault.REPEAT_MEETING, message, p, k, None, pair))
-                    before.append(p)
+        _pair_faults(found, position, p, said, forbidden, met, repeats)
         found.extend(_uneven(position, p, odd, said))
     found.sort(key=lambda f: (f.position, _RANK[f.code], -1 if f.table is None else f.table, f.seat or 0))
     return found
+
+
+def _seat_faults(
+    found: list[Fault],
+    position: Position,
+    p: int,
+    said: bool,
+    allowed: tuple[int, ...],
+    fives: bool,
+    known: frozenset[str] | None,
+    fixed: dict[str, int],
+) -> tuple[dict[str, int], bool]:
+    """Add to ``found`` the faults of position ``p``'s tables and seats (when ``said``): a table
+    twice, a size the rules do not take, a player seated twice, unknown, or away from his fixed
+    table. The table each player was first seen at, and whether every size is allowed."""
+    number = p + 1
+    seen: dict[str, int] = {}
+    tables_seen: dict[int, int] = {}
+    sizes_ok = True
+    for k in range(len(position)):
+        table = position[k]
+        if table.table in tables_seen and said:
+            message = msg("seating.fault.duplicate_table", position=number, table=table.table)
+            found.append(Fault(SeatingFault.DUPLICATE_TABLE, message, p, k, None, ()))
+        tables_seen.setdefault(table.table, k)
+        size = len(table.seats)
+        if size not in allowed:
+            sizes_ok = False
+            if said:
+                key = "seating.fault.table_size.fives" if fives else "seating.fault.table_size"
+                message = msg(key, size, position=number, table=table.table)
+                found.append(Fault(SeatingFault.TABLE_SIZE, message, p, k, None, tuple(table.seats)))
+        for s in range(size):
+            pid = table.seats[s]
+            if pid in seen:
+                if said:
+                    earlier = position[seen[pid]].table
+                    if seen[pid] == k:
+                        message = msg("seating.fault.seated_twice.table", player=pid, position=number, table=earlier)
+                    else:
+                        message = msg(
+                            "seating.fault.seated_twice",
+                            player=pid,
+                            position=number,
+                            first_table=earlier,
+                            table=table.table,
+                        )
+                    found.append(Fault(SeatingFault.SEATED_TWICE, message, p, k, s, (pid,)))
+            else:
+                seen[pid] = k
+            if known is not None and pid not in known and said:
+                message = msg("seating.fault.unknown_player", player=pid, position=number, table=table.table)
+                found.append(Fault(SeatingFault.UNKNOWN_PLAYER, message, p, k, s, (pid,)))
+            if pid in fixed and fixed[pid] != table.table and said:
+                key = "seating.fault.fixed_elsewhere"
+                message = msg(key, player=pid, fixed=fixed[pid], position=number, table=table.table)
+                found.append(Fault(SeatingFault.FIXED_ELSEWHERE, message, p, k, s, (pid,)))
+    return seen, sizes_ok
+
+
+def _pair_faults(
+    found: list[Fault],
+    position: Position,
+    p: int,
+    said: bool,
+    forbidden: set[tuple[str, str]],
+    met: dict[tuple[str, str], list[int]],
+    repeats: bool,
+) -> None:
+    """Add to ``found`` the faults of position ``p``'s pairs (when ``said``): a pair kept apart,
+    a pair met before (when ``repeats``); and count each pair's meeting in ``met``."""
+    number = p + 1
+    for k in range(len(position)):
+        table = position[k]
+        players = sorted(set(table.seats))
+        for a in range(len(players)):
+            for b in range(a + 1, len(players)):
+                pair = (players[a], players[b])
+                if pair in forbidden and said:
+                    message = msg(
+                        "seating.fault.forbidden_pair",
+                        first=pair[0],
+                        second=pair[1],
+                        position=number,
+                        table=table.table,
+                    )
+                    found.append(Fault(SeatingFault.FORBIDDEN_PAIR, message, p, k, None, pair))
+                before = met.setdefault(pair, [])
+                if before and repeats and said:
+                    message = msg(
+                        "seating.fault.repeat_meeting",
+                        len(before),
+                        first=pair[0],
+                        second=pair[1],
+                        position=number,
+                        table=table.table,
+                        before=", ".join(str(r + 1) for r in before),
+                    )
+                    found.append(Fault(SeatingFault.REPEAT_MEETING, message, p, k, None, pair))
+                before.append(p)
 
 
 def _sizes_fault(position: Position, p: int, fives: bool) -> Fault | None:
