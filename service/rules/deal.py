@@ -20,6 +20,7 @@ from ..messages import Message, msg
 from .arbitration import Ruling, rule_deal
 from .auction import contract_and_taker
 from .call import called_card_played, check_call, partner_of
+from .cards import CardMask
 from .counting import count_points, petit_au_bout_side
 from .dealing import check_dealt_hands, petit_sec_seat
 from .discard import check_discard, play_hands
@@ -111,24 +112,10 @@ def _evaluate(record: DealRecord) -> Evaluation:
     deal = DealContext(record, table)
 
     dealt = check_dealt_hands(deal)
-    petit_sec = petit_sec_seat(deal, dealt)
-    after_deal = len(deal.violations)
-    contract, taker = contract_and_taker(deal)
-    if contract is None or taker is None:
-        if petit_sec is None:
-            return _redeal(deal, RedealReason.ALL_PASSED, msg("redeal.all_passed"))
-        return _redeal(deal, RedealReason.PETIT_SEC, msg("redeal.petit_sec", seat=petit_sec))
-    if petit_sec is not None:
-        # The deal went on although it had to be dealt again: a fault of the deal itself.
-        deal.violations.insert(
-            after_deal,
-            Violation(
-                ViolationCode.PETIT_SEC,
-                msg("violation.petit_sec", seat=petit_sec),
-                None,
-                petit_sec,
-            ),
-        )
+    taken = _taken(deal, dealt)
+    if isinstance(taken, Evaluation):
+        return taken
+    contract, taker = taken
 
     fill_in(deal, dealt, contract, taker)
     record = deal.record  # with what it leaves out told, where it proves it
@@ -200,6 +187,24 @@ def _evaluate(record: DealRecord) -> Evaluation:
         ruling=ruling,
         unchecked=tuple(deal.unchecked),
     )
+
+
+def _taken(deal: DealContext, dealt: list[CardMask] | None) -> tuple[Contract, int] | Evaluation:
+    """The contract the auction made and its taker; a deal that went on past a petit sec it
+    should have been dealt again for is charged with it (§3.1). The redeal when every seat
+    passed, or a petit sec was dealt and nobody took."""
+    petit_sec = petit_sec_seat(deal, dealt)
+    after_deal = len(deal.violations)
+    contract, taker = contract_and_taker(deal)
+    if contract is None or taker is None:
+        if petit_sec is None:
+            return _redeal(deal, RedealReason.ALL_PASSED, msg("redeal.all_passed"))
+        return _redeal(deal, RedealReason.PETIT_SEC, msg("redeal.petit_sec", seat=petit_sec))
+    if petit_sec is not None:
+        # The deal went on although it had to be dealt again: a fault of the deal itself.
+        violation = Violation(ViolationCode.PETIT_SEC, msg("violation.petit_sec", seat=petit_sec), None, petit_sec)
+        deal.violations.insert(after_deal, violation)
+    return contract, taker
 
 
 def _redeal(deal: DealContext, reason: RedealReason, message: Message) -> Evaluation:
