@@ -359,31 +359,8 @@ def _check_card(
     if t.plan is not None and card.position > t.plan.positions:
         said = msg("anomaly.position_not_in_plan", t.plan.positions, where=where)
         add(Anomaly.POSITION_NOT_IN_PLAN, (*base, "position"), said)
-    teams: dict[str, PlayerId] = {}
     notes = {note.seat: note for note in matched.notes} if matched is not None else {}
-    for s, (orientation, player) in enumerate(zip(card.seats, card.players, strict=True)):
-        seat_path: Path = (*base, "seats", orientation)
-        seat = SEATS[orientation]
-        if player is None:
-            add(Anomaly.PLAYER_MISSING, seat_path, msg("anomaly.player_missing", where=where, seat=seat))
-            continue
-        if player not in known:
-            add(Anomaly.UNKNOWN_PLAYER, seat_path, msg("anomaly.unknown_player", where=where, player=player))
-        if (card.position, player) in sat:
-            said = msg("anomaly.player_twice", where=where, player=player)
-            add(Anomaly.PLAYER_TWICE, seat_path, said)
-        sat.add((card.position, player))
-        team = known[player].team if player in known else None
-        if team is not None:
-            # A player written twice is one player, not his own teammate: player_twice says it.
-            if team in teams and teams[team] != player:
-                said = msg("anomaly.teammates_together", where=where, player=player, teammate=teams[team], team=team)
-                add(Anomaly.TEAMMATES_TOGETHER, seat_path, said)
-            else:
-                teams.setdefault(team, player)
-        if s in notes:
-            code, said = _misplaced(notes[s], where)
-            add(code, seat_path, said)
+    _check_seats(card, base, where, known, sat, notes, add)
     if matched is not None:
         for absent in matched.absent:
             seated = t.seating[absent.seated]
@@ -407,6 +384,43 @@ def _check_card(
                 seat = SEATS[orientation]
                 said = msg("anomaly.bilan_mismatch", where=where, seat=seat, claimed=_mark(written), sum=_mark(right))
                 add(Anomaly.BILAN_MISMATCH, (*base, "totals", orientation), said)
+
+
+def _check_seats(
+    card: Scorecard,
+    base: Path,
+    where: Message,
+    known: dict[PlayerId, Entrant],
+    sat: set[tuple[int, PlayerId]],
+    notes: dict[int, SeatNote],
+    add: Callable[[Anomaly, Path, Message], None],
+) -> None:
+    """A card's seats, each in turn: a player missing, unknown, seated twice in the position,
+    beside his teammate; and where the seating put him (``notes``, by seat)."""
+    teams: dict[str, PlayerId] = {}
+    for s, (orientation, player) in enumerate(zip(card.seats, card.players, strict=True)):
+        seat_path: Path = (*base, "seats", orientation)
+        seat = SEATS[orientation]
+        if player is None:
+            add(Anomaly.PLAYER_MISSING, seat_path, msg("anomaly.player_missing", where=where, seat=seat))
+            continue
+        if player not in known:
+            add(Anomaly.UNKNOWN_PLAYER, seat_path, msg("anomaly.unknown_player", where=where, player=player))
+        if (card.position, player) in sat:
+            said = msg("anomaly.player_twice", where=where, player=player)
+            add(Anomaly.PLAYER_TWICE, seat_path, said)
+        sat.add((card.position, player))
+        team = known[player].team if player in known else None
+        if team is not None:
+            # A player written twice is one player, not his own teammate: player_twice says it.
+            if team in teams and teams[team] != player:
+                said = msg("anomaly.teammates_together", where=where, player=player, teammate=teams[team], team=team)
+                add(Anomaly.TEAMMATES_TOGETHER, seat_path, said)
+            else:
+                teams.setdefault(team, player)
+        if s in notes:
+            code, said = _misplaced(notes[s], where)
+            add(code, seat_path, said)
 
 
 _NOT_SEATED_HERE: Final = {
