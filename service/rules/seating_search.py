@@ -60,6 +60,44 @@ def repeat_cost(meetings: int) -> int:
     return _W_REPEAT * max(0, meetings - 1) + _W_PILED * piled * piled
 
 
+class _Pairs:
+    """What two players' meeting costs besides its repeats (rule 6 and the forbidden pairs)."""
+
+    def __init__(self, n: int, forbidden: list[tuple[int, int]], fixed: list[int]) -> None:
+        self.cost = [0] * (n * n)
+        self.apart = [0] * (n * n)
+        for a, b in forbidden:
+            self.cost[a * n + b] += _W_FORBIDDEN
+            self.cost[b * n + a] += _W_FORBIDDEN
+            self.apart[a * n + b] = self.apart[b * n + a] = 1
+        # A fixed player's table is a number given after the search, so rule 6 is between two
+        # players: fixed to different tables, they sit apart; to one table, together.
+        self.together: list[list[int]] = [[] for _ in range(n)]
+        self.together_count = 0
+        for i in range(n):
+            for j in range(n):
+                if i != j and fixed[i] and fixed[j]:
+                    if fixed[i] == fixed[j]:
+                        self.cost[i * n + j] -= _W_FIXED
+                        self.together[i].append(j)
+                        self.together_count += 1
+                    else:
+                        self.cost[i * n + j] += _W_FIXED
+                        self.apart[i * n + j] = 1
+
+
+def _fair_shares(n: int, positions: int, odd_seats: int, before: int) -> tuple[list[int], list[int]]:
+    """Rule 5: after each position, the least and the most times a player may have sat at an
+    odd table, the seats at odd tables shared as evenly as they can be."""
+    low, high = [0] * positions, [0] * positions
+    total = before
+    for p in range(positions):
+        total += odd_seats
+        low[p] = total // n
+        high[p] = -(-total // n)
+    return low, high
+
+
 class Search:
     """A plan of ``positions`` positions of ``n`` players (``0 … n − 1``) at tables of ``sizes``,
     weighed with what was played (``meetings``: n × n, the times each two met; ``odd_before``:
@@ -89,41 +127,20 @@ class Search:
         self.has_odd = self.odd_seats > 0
         self.draw = draw
         self.met = list(meetings)
-        self.pair_cost = [0] * (n * n)
+        pairs = _Pairs(n, forbidden, fixed)
+        self.pair_cost = pairs.cost
         """The cost of each meeting of two players, on top of its repeat cost."""
-        self.apart = [0] * (n * n)
+        self.apart = pairs.apart
         """Two players who must not sit together: a forbidden pair, or fixed to different tables."""
-        for a, b in forbidden:
-            self.pair_cost[a * n + b] += _W_FORBIDDEN
-            self.pair_cost[b * n + a] += _W_FORBIDDEN
-            self.apart[a * n + b] = self.apart[b * n + a] = 1
-        # A fixed player's table is a number given after the search, so rule 6 is between two
-        # players: fixed to different tables, they sit apart; to one table, together.
-        self.together: list[list[int]] = [[] for _ in range(n)]
-        together = 0
-        for i in range(n):
-            for j in range(n):
-                if i != j and fixed[i] and fixed[j]:
-                    if fixed[i] == fixed[j]:
-                        self.pair_cost[i * n + j] -= _W_FIXED
-                        self.together[i].append(j)
-                        together += 1
-                    else:
-                        self.pair_cost[i * n + j] += _W_FIXED
-                        self.apart[i * n + j] = 1
+        self.together = pairs.together
+        together = pairs.together_count
         self.one_more = [repeat_cost(m + 1) - repeat_cost(m) for m in range(MAX_MEETINGS)]
         self.one_less = [0] + [repeat_cost(m - 1) - repeat_cost(m) for m in range(1, MAX_MEETINGS)]
         # Rule 5: after each position, everyone's count of odd tables within [low, high].
         self.odd_before = list(odd_before)
         self.odd_count = [0] * (positions * n)
         """After each position (``p * n + x``), the times player ``x`` sat at an odd table."""
-        self.fair_low = [0] * positions
-        self.fair_high = [0] * positions
-        total = sum(odd_before)
-        for p in range(positions):
-            total += self.odd_seats
-            self.fair_low[p] = total // n
-            self.fair_high[p] = -(-total // n)
+        self.fair_low, self.fair_high = _fair_shares(n, positions, self.odd_seats, sum(odd_before))
         self.unevenness = [0] * positions
         """Each position's unevenness: how far, in all, the players' counts of odd tables are
         from the even share."""
