@@ -18,6 +18,7 @@ from service.rules.variants import Rules
 from service.rules.verdicts import Unchecked, Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
+from .cards import code, codes, codes_of
 from .claims import ClaimsResultSchema, ClaimsSchema, as_played_of, check_claims, true_claims_of
 from .common import (
     IF_LOADED,
@@ -30,10 +31,9 @@ from .common import (
     seat_error,
     seat_field,
 )
+from .components import FULL, SUMMARY, bids_accepted, contracts_accepted
 from .declaration import Answered, Decided, Operation
 from .fields import (
-    FULL,
-    SUMMARY,
     BoundedList,
     CardField,
     CardList,
@@ -44,11 +44,6 @@ from .fields import (
     StrictInteger,
     StrictNested,
     StrictString,
-    bids_accepted,
-    code,
-    codes,
-    codes_of,
-    contracts_accepted,
 )
 from .scoring import ScoreResponse, check_contract, dump_score
 

@@ -35,19 +35,10 @@ from service.rules.variants import FFT
 from service.texts import render
 
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema, seat_error
+from .components import contracts_accepted
 from .declaration import Answered, Operation
 from .evaluate import RulingSchema
-from .fields import (
-    BoundedList,
-    EnumField,
-    Length,
-    Range,
-    StrictBoolean,
-    StrictInteger,
-    StrictNested,
-    StrictString,
-    contracts_accepted,
-)
+from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .games import GameDealSchema, dealt_again, load_entry, sheet_row
 from .problems import pointer
 from .scoring import check_contract
