@@ -17,11 +17,11 @@ from service.rules.variants import FFT
 
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema, seat_error
 from .components import contracts_accepted
-from .evaluate import RulingSchema
 from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .games import GameDealSchema, dealt_again, load_entry, sheet_row
 from .scoring import check_contract
 from .tournament_tables import MAX_TABLE_NUMBER, player_id, seat_order
+from .verdicts import RulingSchema
 
 CARD_MAX_DEALS = 20
 """Most deals on one card: a position's played deals and the deals dealt again among them."""
