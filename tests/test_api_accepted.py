@@ -19,8 +19,8 @@ from flask.testing import FlaskClient
 from marshmallow import fields, validate
 
 from service.contract.common import SeatRange
+from service.contract.components import COMPONENTS
 from service.contract.fields import (
-    COMPONENTS,
     CalledCardField,
     CardField,
     EnumField,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields, pre_load, validates
 
 from service.contract.common import StrictSchema
-from service.contract.fields import ENUM_COMPONENTS
+from service.contract.components import ENUM_COMPONENTS
 from service.contract.operations import OPERATIONS
 from service.contract.plans import FaultError, LoadPlan
 from service.randomdeals import random_deal

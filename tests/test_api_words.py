@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from service.contract.fields import COMPONENTS, CalledCardField, CardField, EnumField
+from service.contract.components import COMPONENTS
+from service.contract.fields import CalledCardField, CardField, EnumField
 from service.contract.hints import nearest_cards, plain
 from service.contract.words import (
     ARTICLES,

@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.contract.evaluate import UNCHECKED_POINTER
+from service.contract.verdicts import UNCHECKED_POINTER
 from service.randomdeals import random_record, request_of
 from service.rules.replay import opening_leader
 from service.rules.verdicts import Unchecked

@@ -17,7 +17,8 @@ from service import __version__
 from service.connection import ANSWER_LAYERS, NEGOTIATE
 from service.contract.batch import BatchLineSchema
 from service.contract.common import AnswerSchema
-from service.contract.fields import COMPONENTS, component_reference, default_in_words
+from service.contract.components import COMPONENTS, component_reference
+from service.contract.fields import default_in_words
 from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 
 from . import problems

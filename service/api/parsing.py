@@ -8,7 +8,7 @@ and serves it with the steps it needs: parse the body, load it through the reque
 (by its load plan, see :mod:`service.contract.plans`), call the view, send its answer.
 
 Views build their answers ready to send (card codes formatted at the edge, see
-:func:`service.contract.fields.codes`; the core's StrEnums left as they are, since orjson writes
+:func:`service.contract.cards.codes`; the core's StrEnums left as they are, since orjson writes
 each as its value), so answers are not walked through the response schema
 again on every request: for a whole deal that walk cost more than a third of the request.
 The response schemas define the contract (openapi.yaml); tests load every kind of answer

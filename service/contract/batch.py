@@ -16,9 +16,10 @@ from service.messages import Bytes, msg
 from service.texts import DEFAULT_LANGUAGE
 
 from .common import AnswerSchema, StrictSchema
+from .components import FULL
 from .declaration import Answered, Operation, read_examples
 from .evaluate import DealDigestSchema, EvaluateRequest, EvaluateResponse
-from .fields import FULL, BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
+from .fields import BoundedList, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .jsonio import dumps
 from .openapi import ProblemSchema
 from .problems import Coded, Hint

@@ -14,6 +14,7 @@ from service.rules.table import PLAYER_COUNTS, TABLES
 from service.rules.verdicts import RedealReason
 from service.texts import render
 
+from .cards import codes, codes_of
 from .common import (
     IF_LOADED,
     AnswerSchema,
@@ -26,17 +27,7 @@ from .common import (
     seat_field,
 )
 from .declaration import Answered, Operation
-from .fields import (
-    BoundedList,
-    EnumField,
-    Length,
-    Range,
-    StrictBoolean,
-    StrictInteger,
-    StrictString,
-    codes,
-    codes_of,
-)
+from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictString
 from .problems import Coded
 
 

@@ -8,16 +8,15 @@ from typing import Any
 from marshmallow import fields
 
 from service.messages import msg
-from service.rules.arbitration import SECTION, Ruling
 from service.rules.cards import DECK_SIZE
 from service.rules.deal import Evaluation, Status, evaluate_deal
 from service.rules.record import DealRecord, PoigneeShown
 from service.rules.scoring import Contract, contract_named
 from service.rules.table import MAX_PLAYERS, MIN_PLAYERS, TABLES
 from service.rules.variants import Rules
-from service.rules.verdicts import Unchecked, Violation
 from service.texts import DEFAULT_LANGUAGE, render
 
+from .cards import codes, codes_of
 from .claims import ClaimsResultSchema, ClaimsSchema, as_played_of, check_claims, true_claims_of
 from .common import (
     IF_LOADED,
@@ -30,12 +29,10 @@ from .common import (
     seat_error,
     seat_field,
 )
+from .components import FULL, SUMMARY, bids_accepted, contracts_accepted
 from .declaration import Answered, Decided, Operation
 from .fields import (
-    FULL,
-    SUMMARY,
     BoundedList,
-    CardField,
     CardList,
     EnumField,
     Length,
@@ -44,13 +41,16 @@ from .fields import (
     StrictInteger,
     StrictNested,
     StrictString,
-    bids_accepted,
-    code,
-    codes,
-    codes_of,
-    contracts_accepted,
 )
 from .scoring import ScoreResponse, check_contract, dump_score
+from .verdicts import (
+    ViolationSchema,
+    dump_ruling,
+    ruling_field,
+    unchecked_field,
+    unchecked_of,
+    violation_of,
+)
 
 PASS = "pass"
 DIGEST = "application/vnd.tarot.deal-digest+json"
@@ -241,31 +241,6 @@ def nullable_side(description: str) -> EnumField:
     return EnumField("Side", required=True, allow_none=True, metadata={"description": description})
 
 
-class ViolationSchema(AnswerSchema):
-    code = EnumField("ViolationCode", required=True)
-    message = StrictString(
-        required=True,
-        metadata={
-            "description": "The fault for people, with its specifics (the card, the seat, the trump to beat), "
-            "in the language asked for (`Accept-Language`)."
-        },
-    )
-    trick = StrictInteger(required=True, allow_none=True, metadata={"description": "Trick index, from 0."})
-    seat = StrictInteger(required=True, allow_none=True)
-    card = CardField(required=True, allow_none=True)
-    legal = CardList(
-        required=True, allow_none=True, metadata={"description": "For a card played illegally: the legal cards."}
-    )
-    caused_by = StrictInteger(
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "Null for a root fault. Otherwise the index, in this `violations` list, of the earlier "
-            "root fault this one follows from (a consequence: rules.md §12). Reports lead with the roots."
-        },
-    )
-
-
 class TrickSchema(AnswerSchema):
     leader = StrictInteger(required=True)
     cards = CardList(required=True, metadata={"description": "In play order."})
@@ -324,84 +299,6 @@ class PoigneeResultSchema(AnswerSchema):
 class NextSchema(AnswerSchema):
     seat = StrictInteger(required=True)
     legal = CardList(required=True, allow_none=True, metadata={"description": "Null when the hands are not known."})
-
-
-class RulingSchema(AnswerSchema):
-    """The Code of Arbitration's ruling on a complete deal with violations (rules.md §14)."""
-
-    decision = EnumField("Decision", required=True)
-    reason = EnumField("RulingReason", required=True, metadata={"description": "The row of §14's table it rests on."})
-    side_at_fault = EnumField(
-        "AtFault",
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "Null when the irregularity is no fault (a covered lead) or the cards are dealt again."
-        },
-    )
-    faults = fields.List(
-        StrictInteger(),
-        required=True,
-        metadata={"description": "Indexes, in `violations`, of the root faults the ruling rests on."},
-    )
-    as_played_scores = fields.List(
-        StrictInteger(),
-        required=True,
-        metadata={
-            "description": "Every seat's mark as the cards fell, seat 0 first, every poignée at the tier its cards "
-            "reach (zero-sum)."
-        },
-    )
-    scores = fields.List(
-        StrictInteger(),
-        required=True,
-        metadata={"description": "Every seat's mark after the ruling: all 0 when void or dealt again (zero-sum)."},
-    )
-    message = StrictString(
-        required=True, metadata={"description": "The ruling in words, in the language asked for (`Accept-Language`)."}
-    )
-    section = StrictString(required=True, metadata={"description": "The section of rules.md the row is stated in."})
-
-
-def ruling_field() -> fields.Nested:
-    """The ruling of the answer and of the digest alike: null but for a complete faulty deal."""
-    return fields.Nested(
-        RulingSchema,
-        required=True,
-        allow_none=True,
-        metadata={
-            "description": "A complete deal with violations: the ruling of the Code of Arbitration, and so its "
-            "final score (§14). Null otherwise."
-        },
-    )
-
-
-class NotCheckedSchema(AnswerSchema):
-    code = EnumField("Unchecked", required=True)
-    pointer = StrictString(
-        required=True,
-        metadata={"description": "The JSON pointer, into the request, of the part the record leaves out."},
-    )
-    message = StrictString(
-        required=True,
-        metadata={
-            "description": "What was not checked, or how the part was read, in the language asked for "
-            "(`Accept-Language`)."
-        },
-    )
-
-
-def unchecked_field() -> fields.List[Any]:
-    return fields.List(
-        fields.Nested(NotCheckedSchema),
-        required=True,
-        metadata={
-            "description": "The parts of the record it leaves out that the evaluation needed (rules.md §12, "
-            '"What a record leaves out"): missing data is never a fault. A part the record proves (the dog from '
-            "whole hands, the discard from a complete deal) is told and checked and not listed here; each part "
-            "listed says what was not checked without it, or how it was read."
-        },
-    )
 
 
 class EvaluateResponse(AnswerSchema):
@@ -475,55 +372,13 @@ class DealDigestSchema(AnswerSchema):
     unchecked = unchecked_field()
 
 
-UNCHECKED_POINTER: dict[Unchecked, str] = {
-    Unchecked.DEALT_HANDS: "/hands",
-    Unchecked.DOG: "/dog",
-    Unchecked.DISCARD: "/discard",
-    Unchecked.AUCTION: "/bids",
-    Unchecked.CHELEM_ANNOUNCEMENT: "/chelem_announced",
-}
-"""Where, in the request, each part left out would have been."""
-
-
-def _unchecked(ev: Evaluation, language: str) -> list[dict[str, Any]]:
-    return [
-        {"code": u.code, "pointer": UNCHECKED_POINTER[u.code], "message": render(u.message, language)}
-        for u in ev.unchecked
-    ]
-
-
-def _violation(v: Violation, language: str) -> dict[str, Any]:
-    return {
-        "code": v.code,
-        "message": render(v.message, language),
-        "trick": v.trick,
-        "seat": v.seat,
-        "card": code(v.card),
-        "legal": codes_of(v.legal),
-        "caused_by": v.caused_by,
-    }
-
-
-def dump_ruling(ruling: Ruling, language: str) -> dict[str, Any]:
-    return {
-        "decision": ruling.decision,
-        "reason": ruling.reason,
-        "side_at_fault": ruling.side_at_fault,
-        "faults": list(ruling.faults),
-        "as_played_scores": list(ruling.as_played.scores),
-        "scores": list(ruling.scores),
-        "message": render(ruling.message, language),
-        "section": SECTION[ruling.reason],
-    }
-
-
 def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The digest of an evaluation (``detail=summary``), without its claims (see :func:`answer_record`)."""
     roots = []
     if ev.violations:  # most deals have none: no counting then
         consequences = Counter(v.caused_by for v in ev.violations if v.caused_by is not None)
         roots = [
-            {**_violation(v, language), "index": i, "consequences": consequences[i]}
+            {**violation_of(v, language), "index": i, "consequences": consequences[i]}
             for i, v in enumerate(ev.violations)
             if v.caused_by is None
         ]
@@ -536,7 +391,7 @@ def digest_evaluation(ev: Evaluation, record_id: str | None = None, language: st
         "scores": None if ev.score is None else list(ev.score.scores),
         "claims": None,
         "ruling": None if ev.ruling is None else dump_ruling(ev.ruling, language),
-        "unchecked": _unchecked(ev, language),
+        "unchecked": unchecked_of(ev, language),
     }
     return digest
 
@@ -549,7 +404,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
         "id": record_id,
         "status": ev.status,
         "valid": ev.valid,
-        "violations": [_violation(v, language) for v in ev.violations],
+        "violations": [violation_of(v, language) for v in ev.violations],
         "redeal_reason": ev.redeal_reason,
         "redeal_message": None if ev.redeal_message is None else render(ev.redeal_message, language),
         "taker": ev.taker,
@@ -584,7 +439,7 @@ def dump_evaluation(ev: Evaluation, record_id: str | None = None, language: str 
         "next": None if ev.next is None else {"seat": ev.next.seat, "legal": codes_of(ev.next.legal)},
         "claims": None,
         "ruling": None if ev.ruling is None else dump_ruling(ev.ruling, language),
-        "unchecked": _unchecked(ev, language),
+        "unchecked": unchecked_of(ev, language),
     }
 
 

@@ -22,9 +22,10 @@ from service.rules.table import MAX_PLAYERS
 from .claims import Mismatches
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema, card_list, players_field, seat_error, seat_field
 from .declaration import Answered, Operation
-from .evaluate import EVALUATE, EvaluateRequest, RulingSchema, dump_ruling, record_of
+from .evaluate import EVALUATE, EvaluateRequest, record_of
 from .fields import BoundedList, EnumField, Length, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .scoring import SCORE, ScoreRequest, scored
+from .verdicts import RulingSchema, dump_ruling
 
 GAME_MAX_DEALS = 100
 """Most deals on one sheet: a club evening is a few dozen."""

@@ -21,9 +21,9 @@ from service.messages import Bytes, Message, msg
 from service.rules.deal import Status
 from service.texts import DEFAULT_LANGUAGE
 
+from .components import FULL, SUMMARY
 from .declaration import Decided
 from .evaluate import EVALUATE, ID_MAX_LENGTH, answer_record
-from .fields import FULL, SUMMARY
 from .jsonio import BodyError, parse_body
 from .openapi import JSON
 from .problems import FieldError, Hint, errors_from_messages, problem_document, whole

@@ -36,9 +36,9 @@ from .common import (
     seat_error,
     seat_field,
 )
+from .components import FFT_CONTRACTS, contracts_accepted
 from .declaration import Answered, Decided, Operation
 from .fields import (
-    FFT_CONTRACTS,
     BoundedList,
     EnumField,
     HalfPoints,
@@ -48,7 +48,6 @@ from .fields import (
     StrictInteger,
     StrictNested,
     StrictString,
-    contracts_accepted,
 )
 from .hints import enum_hint
 

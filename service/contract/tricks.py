@@ -10,6 +10,7 @@ from service.rules.play import led_suit, legal_cards, legal_message, opening_ban
 from service.rules.table import LARGEST_HAND, MAX_PLAYERS, TABLES
 from service.texts import render
 
+from .cards import code, codes_of
 from .common import (
     IF_LOADED,
     AnswerSchema,
@@ -23,16 +24,7 @@ from .common import (
     seat_field,
 )
 from .declaration import Answered, Decided, Operation
-from .fields import (
-    CardField,
-    EnumField,
-    Length,
-    StrictBoolean,
-    StrictInteger,
-    StrictString,
-    code,
-    codes_of,
-)
+from .fields import CardField, EnumField, Length, StrictBoolean, StrictInteger, StrictString
 
 
 class LegalCardsRequest(StrictSchema):

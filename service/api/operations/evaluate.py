@@ -8,8 +8,8 @@ import flask
 from flask import Response
 from flask_smorest import Blueprint
 
+from service.contract.components import DETAILS, SUMMARY
 from service.contract.evaluate import DIGEST, EVALUATE
-from service.contract.fields import DETAILS, SUMMARY
 from service.contract.jsonio import dumps
 from service.contract.openapi import DETAIL
 
