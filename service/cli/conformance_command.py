@@ -25,7 +25,7 @@ from typing import Any
 from service.contract.operations import IN_THE_KIT
 
 from .casefiles import CaseFile, default_kit, load_kit
-from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
+from .client import Patience, add_overload_wait, seconds, url_argument
 from .conformance_matrix import ALL, Column, Matrix, check_names, implementation_argument, unreached_cases
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
 from .conformance_run import Selection, Summary, run_implementation, select
@@ -87,13 +87,7 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help=say("conformance.help.timeout", seconds=round(TIMEOUT)),
     )
-    parser.add_argument(
-        "--overload-wait",
-        type=seconds,
-        default=OVERLOAD_WAIT,
-        metavar="SECONDS",
-        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
-    )
+    add_overload_wait(parser)
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
     parser.add_argument("--html", metavar="PATH", help=say("conformance.help.html"))
