@@ -23,13 +23,12 @@ import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from jinja2 import Environment
-
 from service.messages import Signed
 
 from .errors import CommandError
 from .faults import Fault, head, roots
 from .outcome import FieldProblem, Outcome, Status, shown, stops_line, unchecked_lines
+from .page import render
 from .words import labelled, number, say, service_term
 
 REPLAY = "replay"
@@ -78,19 +77,10 @@ _RANKS: dict[str, Any] = {
 }
 
 
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="{{ lang }}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ t.title }}</title>
-<style>
-body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-top: 1px solid #ccc; padding-top: 1rem; }
+_TEMPLATE = """{% extends "page.html" %}
+{% block style -%}
 h2 small { font-weight: normal; color: #555; }
-table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: center; }
-th { background: #f3f3f3; }
 .card { display: inline-block; min-width: 2.6em; font-weight: 600; }
 .red { color: #c00; } .black { color: #111; }
 .trump { color: #6a1b9a; } .excuse { color: #806000; }
@@ -100,12 +90,9 @@ th { background: #f3f3f3; }
 .consequence { background: #fff2cc; }
 .expected { outline: 3px dashed #1565c0; outline-offset: -4px; } .expected .hint { color: #1565c0; font-size: .8em; }
 .meta td, .meta th, table.unchecked td { text-align: left; }
-.ok { color: #2a2; } .bad { color: #c00; } .verdict { font-size: 1.1rem; }
 details { margin: .25rem 0 .5rem 1rem; }
-</style>
-</head>
-<body>
-<h1>{{ t.title }}</h1>
+{%- endblock %}
+{% block body -%}
 <p class="verdict {{ 'bad' if failed else 'ok' }}">{{ verdict }}</p>
 {% if note %}<p class="bad note">{{ note }}</p>{% endif %}
 {% for d in drawn %}
@@ -162,8 +149,7 @@ details { margin: .25rem 0 .5rem 1rem; }
 <td>{{ f[key] }}</td>{% endfor %}</tr>
 {% endfor %}</table>{% endif %}
 <p>{{ passing }}</p>
-</body>
-</html>
+{%- endblock %}
 """
 
 
@@ -306,7 +292,8 @@ class HtmlReport:
 
     def write(self) -> None:
         texts = _texts(self.kind)
-        page = ENVIRONMENT.from_string(_TEMPLATE).render(
+        page = render(
+            _TEMPLATE,
             lang=self.language,
             columns=self.columns,
             t=texts,
@@ -323,9 +310,6 @@ class HtmlReport:
         )
         with open(self.path, "w", encoding="utf-8") as f:
             f.write(page)
-
-
-ENVIRONMENT = Environment(autoescape=True)
 
 
 def _texts(kind: str) -> dict[str, str]:
