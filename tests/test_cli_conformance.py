@@ -883,3 +883,37 @@ def test_a_service_refusing_for_load_is_asked_again_after_its_retry_after(
         )
         assert len(server.languages) == 1
     assert status == 1 and "503" in out
+
+
+def _reports(
+    capsys: pytest.CaptureFixture[str], directory: Path, kit: Path, *chosen: str
+) -> tuple[int, dict[str, str], str]:
+    """The exit status, the reports (the terminal's among them; the JUnit report less its times)
+    and the standard error of a run of the kit against the implementation ``chosen``."""
+    directory.mkdir()
+    paths = {"junit": directory / "junit.xml", "report": directory / "report.md", "html": directory / "page.html"}
+    options = [word for key, path in paths.items() for word in (f"--{key}", str(path))]
+    status, out, err = conformance(capsys, "--kit", kit, *chosen, *options)
+    said = {key: path.read_text(encoding="utf-8") for key, path in paths.items()}
+    said["junit"] = re.sub(r' time="[0-9.]+"', "", said["junit"])
+    return status, said | {"terminal": out}, err
+
+
+@pytest.mark.parametrize("by", ["url", "harness"])
+def test_one_implementation_named_reports_as_it_does_unnamed(
+    by: str, kit: Path, tmp_path: Path, fake: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One implementation is one run: naming it (--implementation NAME=…) changes no report, only
+    # the line on standard error that says which implementation is asked.
+    def both(target: str) -> None:
+        status, unnamed, _ = _reports(capsys, tmp_path / "unnamed", kit, f"--{by}", target)
+        named_status, named, err = _reports(capsys, tmp_path / "named", kit, "--implementation", f"it={target}")
+        assert (named_status, named) == (status, unnamed)
+        assert f"it: {target}" in err
+        assert status == (0 if by == "url" else 1)
+
+    if by == "url":
+        with Gunicorn() as server:
+            both(server.base)
+    else:
+        both(fake("drop-excuse"))

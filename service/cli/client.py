@@ -132,6 +132,18 @@ def url_argument(text: str) -> ServiceUrl:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def add_overload_wait(parser: argparse.ArgumentParser) -> None:
+    """``--overload-wait``, for every command that asks a service: declared once, so that replay
+    and conformance wait out a service's refusals for load alike."""
+    parser.add_argument(
+        "--overload-wait",
+        type=seconds,
+        default=OVERLOAD_WAIT,
+        metavar="SECONDS",
+        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
+    )
+
+
 class UnreachableError(OSError):
     """The service could not be connected to. Both commands say it in the same words,
     :func:`unreachable`'s."""

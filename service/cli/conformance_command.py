@@ -5,7 +5,8 @@ Each case of the kit (see :mod:`.casefiles`) poses its request to the implementa
 speaking the kit's line protocol on its standard input and output (``--harness``), and compares
 the answer with the case's expectations (:mod:`.conformance_run`). ``--implementation NAME=…``,
 repeated, runs several side by side into one matrix (:mod:`.conformance_matrix`, its reports
-:mod:`.matrix_report` and :mod:`.matrix_html`), whose exit status follows ``--require``. It prints a summary and the
+:mod:`.matrix_report` and :mod:`.matrix_html`), whose exit status follows ``--require``; named
+alone, one implementation is run and reported as by ``--url`` or ``--harness``. It prints a summary and the
 failures, can write a JUnit report, a Markdown summary and an HTML page
 (:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
 failed or none was checked (none selected, or every one skipped: a CI job must not pass on
@@ -25,7 +26,7 @@ from typing import Any
 from service.contract.operations import IN_THE_KIT
 
 from .casefiles import CaseFile, default_kit, load_kit
-from .client import OVERLOAD_WAIT, Patience, seconds, url_argument
+from .client import Patience, ServiceUrl, add_overload_wait, seconds, url_argument
 from .conformance_matrix import ALL, Column, Matrix, check_names, implementation_argument, unreached_cases
 from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
 from .conformance_run import Selection, Summary, run_implementation, select
@@ -87,13 +88,7 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help=say("conformance.help.timeout", seconds=round(TIMEOUT)),
     )
-    parser.add_argument(
-        "--overload-wait",
-        type=seconds,
-        default=OVERLOAD_WAIT,
-        metavar="SECONDS",
-        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
-    )
+    add_overload_wait(parser)
     parser.add_argument("--junit", metavar="PATH", help=say("conformance.help.junit"))
     parser.add_argument("--report", metavar="PATH.md", help=say("conformance.help.report"))
     parser.add_argument("--html", metavar="PATH", help=say("conformance.help.html"))
@@ -116,16 +111,42 @@ def run(args: argparse.Namespace) -> int:
         if path is not None:
             _check_writable(path)
     if args.implementation:
-        return run_matrix(args, files, selection)
+        try:
+            check_names(args.implementation, args.require)
+        except argparse.ArgumentTypeError as exc:
+            raise CommandError(str(exc)) from None
+        if len(args.implementation) > 1:
+            return run_matrix(args, files, selection)
+        # One implementation named is one run, whatever names it: its reports are those of --url
+        # or --harness, so that naming it changes none of them.
+        (named,) = args.implementation
+        print(say("matrix.running", name=named.name, target=_target(named.url, named.command)), file=sys.stderr)
+        return run_one(args, files, selection, named.url, named.command)
     if args.require != ALL:
         raise CommandError(say("matrix.require_without_implementations"))
-    implementation: Implementation
-    if args.url is not None:
-        implementation = Service(args.url, args.timeout, Patience(args.overload_wait))
-        described = say("conformance.report.target_url", url=code(args.url.url))
+    return run_one(args, files, selection, args.url, args.harness)
+
+
+def _target(url: ServiceUrl | None, command: str | None) -> str:
+    return url.url if url is not None else command or ""
+
+
+def _implementation(args: argparse.Namespace, url: ServiceUrl | None, command: str | None) -> Implementation:
+    if url is not None:
+        return Service(url, args.timeout, Patience(args.overload_wait))
+    return Harness(command or "", args.timeout)
+
+
+def run_one(
+    args: argparse.Namespace, files: list[CaseFile], selection: Selection, url: ServiceUrl | None, command: str | None
+) -> int:
+    """Every selected case posed to the one implementation, at ``url`` or run by ``command``; its reports.
+    Exits 2 when it could not be reached, 1 when a case failed or none was checked, else 0."""
+    if url is not None:
+        described = say("conformance.report.target_url", url=code(url.url))
     else:
-        implementation = Harness(args.harness, args.timeout)
-        described = say("conformance.report.target_harness", command=code(args.harness))
+        described = say("conformance.report.target_harness", command=code(command or ""))
+    implementation = _implementation(args, url, command)
     try:
         ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
     finally:
@@ -153,20 +174,13 @@ def run(args: argparse.Namespace) -> int:
 def run_matrix(args: argparse.Namespace, files: list[CaseFile], selection: Selection) -> int:
     """Every selected case posed to each implementation named, one after the other; one report.
     Exits 2 when an implementation the policy judges could not be reached, else 0 or 1 by the policy."""
-    try:
-        check_names(args.implementation, args.require)
-    except argparse.ArgumentTypeError as exc:
-        raise CommandError(str(exc)) from None
     columns = []
     for named in args.implementation:
-        target = named.url.url if named.url is not None else named.command
+        target = _target(named.url, named.command)
         print(say("matrix.running", name=named.name, target=target), file=sys.stderr)
         implementation: Implementation | None = None
         try:
-            if named.url is not None:
-                implementation = Service(named.url, args.timeout, Patience(args.overload_wait))
-            else:
-                implementation = Harness(named.command, args.timeout)
+            implementation = _implementation(args, named.url, named.command)
             ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
             columns.append(Column(named.name, target, ran, unreached=unreached))
         except CommandError as exc:  # not reached, or ended before its first answer: its cases fail

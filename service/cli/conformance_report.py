@@ -19,7 +19,7 @@ from .faults import details
 from .faults import summary as faults_summary
 from .html import CONFORMANCE, Expected, HtmlReport
 from .implementations import cut
-from .junit import JUnitReport, TestCase
+from .junit import TestCase, write_runs
 from .outcome import ANSWERED, MISSING, Difference, Outcome, Status, Words
 from .words import json_text, labelled, language, number, say
 
@@ -147,15 +147,8 @@ def junit_case(outcome: Outcome) -> TestCase:
 def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], nothing: str | None = None) -> None:
     """One suite per case file, one test case per case run or skipped; and a failed one saying
     ``nothing``, if given (that no case was checked, and why)."""
-    report = JUnitReport(path, JUNIT_NAME, "conformance", [f.path for f in files])
-    try:
-        for _, outcome in ran:
-            report.add(junit_case(outcome))
-        if nothing is not None:
-            report.nothing_checked(nothing)
-        report.write()
-    finally:
-        report.close()
+    cases = (junit_case(outcome) for _, outcome in ran)
+    write_runs(path, JUNIT_NAME, "conformance", [f.path for f in files], [(None, cases)], nothing)
 
 
 def _cell(text: str) -> str:

@@ -23,14 +23,12 @@ import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from jinja2 import Environment
-
-from service.messages import Signed
-
+from .deal_words import card_face, deal_meta, is_seat, seat_heading
 from .errors import CommandError
 from .faults import Fault, head, roots
 from .outcome import FieldProblem, Outcome, Status, shown, stops_line, unchecked_lines
-from .words import labelled, number, say, service_term
+from .page import render
+from .words import labelled, number, say
 
 REPLAY = "replay"
 CONFORMANCE = "conformance"
@@ -43,9 +41,6 @@ COLUMNS = {
 DRAWN_BY_DEFAULT = 50
 """Failures drawn in full; the others are counted."""
 
-_SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
-_CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-
 
 class Expected(NamedTuple):
     """The first fault a case expects: marked on the table beside those the answer found."""
@@ -55,42 +50,10 @@ class Expected(NamedTuple):
     seat: Any
 
 
-def card_face(code: str | None) -> dict[str, str]:
-    """How a card code is drawn: its rank, its suit's symbol and a class (suit colour, trump, Excuse)."""
-    if not code:
-        return {"rank": "", "symbol": "", "kind": "none", "code": ""}
-    if code == "EX":
-        return {"rank": say("html.face.excuse"), "symbol": "★", "kind": "excuse", "code": code}
-    rank, suit = code[:-1], code[-1]
-    if suit == "T":
-        return {"rank": rank, "symbol": say("html.face.trump"), "kind": "trump", "code": code}
-    symbol, colour = _SUITS.get(suit, ("?", "black"))
-    # The ranks as the players of the language mark their cards (J Q K, « V D R »; C for the knight).
-    return {"rank": _RANKS.get(rank, lambda: rank)(), "symbol": symbol, "kind": colour, "code": code}
-
-
-_RANKS: dict[str, Any] = {
-    "1": lambda: say("html.face.ace"),
-    "J": lambda: say("html.face.jack"),
-    "N": lambda: say("html.face.knight"),
-    "Q": lambda: say("html.face.queen"),
-    "K": lambda: say("html.face.king"),
-}
-
-
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="{{ lang }}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ t.title }}</title>
-<style>
-body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-top: 1px solid #ccc; padding-top: 1rem; }
+_TEMPLATE = """{% extends "page.html" %}
+{% block style -%}
 h2 small { font-weight: normal; color: #555; }
-table { border-collapse: collapse; margin: .5rem 0; }
 th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: center; }
-th { background: #f3f3f3; }
 .card { display: inline-block; min-width: 2.6em; font-weight: 600; }
 .red { color: #c00; } .black { color: #111; }
 .trump { color: #6a1b9a; } .excuse { color: #806000; }
@@ -100,12 +63,9 @@ th { background: #f3f3f3; }
 .consequence { background: #fff2cc; }
 .expected { outline: 3px dashed #1565c0; outline-offset: -4px; } .expected .hint { color: #1565c0; font-size: .8em; }
 .meta td, .meta th, table.unchecked td { text-align: left; }
-.ok { color: #2a2; } .bad { color: #c00; } .verdict { font-size: 1.1rem; }
 details { margin: .25rem 0 .5rem 1rem; }
-</style>
-</head>
-<body>
-<h1>{{ t.title }}</h1>
+{%- endblock %}
+{% block body -%}
 <p class="verdict {{ 'bad' if failed else 'ok' }}">{{ verdict }}</p>
 {% if note %}<p class="bad note">{{ note }}</p>{% endif %}
 {% for d in drawn %}
@@ -162,8 +122,7 @@ details { margin: .25rem 0 .5rem 1rem; }
 <td>{{ f[key] }}</td>{% endfor %}</tr>
 {% endfor %}</table>{% endif %}
 <p>{{ passing }}</p>
-</body>
-</html>
+{%- endblock %}
 """
 
 
@@ -306,7 +265,8 @@ class HtmlReport:
 
     def write(self) -> None:
         texts = _texts(self.kind)
-        page = ENVIRONMENT.from_string(_TEMPLATE).render(
+        page = render(
+            _TEMPLATE,
             lang=self.language,
             columns=self.columns,
             t=texts,
@@ -323,9 +283,6 @@ class HtmlReport:
         )
         with open(self.path, "w", encoding="utf-8") as f:
             f.write(page)
-
-
-ENVIRONMENT = Environment(autoescape=True)
 
 
 def _texts(kind: str) -> dict[str, str]:
@@ -419,8 +376,8 @@ def _drawn(
         )
     where_expected = None
     if expected is not None and isinstance(expected.code, str):
-        trick = expected.trick if _seat(expected.trick) else None
-        seat = expected.seat if _seat(expected.seat) else None
+        trick = expected.trick if is_seat(expected.trick) else None
+        seat = expected.seat if is_seat(expected.seat) else None
         d["expected"] = labelled(say("html.expected_fault"), head(Fault(expected.code, trick, seat, None, "")))
         if trick is not None and seat is not None:
             where_expected = (trick, seat)
@@ -428,8 +385,8 @@ def _drawn(
         return d
     players = drawing["players"]
     taker, partner = drawing["taker"], drawing["partner"]
-    d["seats"] = [_seat_heading(s, taker, partner) for s in range(players)]
-    d["meta"] = _meta(drawing)
+    d["seats"] = [seat_heading(s, taker, partner) for s in range(players)]
+    d["meta"] = deal_meta(drawing)
     for t, trick in enumerate(drawing["tricks"]):
         leader, cards, winner = trick["leader"], trick["cards"], trick.get("winner")
         cells = []
@@ -454,55 +411,3 @@ def _drawn(
             cells.append({**cell, "hint": hint})
         d["tricks"].append({"number": t + 1, "cells": cells})
     return d
-
-
-def _seat_heading(seat: int, taker: Any, partner: Any) -> str:
-    said = say("html.seat", seat=seat)
-    if seat == taker:
-        return say("html.seat_role", seat=said, role=say("html.taker_role"))
-    if seat == partner and _seat(partner):
-        return say("html.seat_role", seat=said, role=say("html.partner_role"))
-    return said
-
-
-def _contract(value: Any) -> str:
-    # The drawing may come from an answer under test: a value that is no contract is shown as it is.
-    return service_term("contract", value) if value in _CONTRACTS else str(value or "—")
-
-
-def _meta(drawing: dict[str, Any]) -> list[tuple[str, str]]:
-    # The drawing may come from an answer under test: only what has the expected type is shown.
-    meta = [(say("html.contract"), _contract(drawing["contract"]))]
-    taker, partner = drawing["taker"], drawing["partner"]
-    meta.append((say("html.taker"), say("html.seat", seat=taker) if _seat(taker) else "—"))
-    if _seat(partner):
-        meta.append((say("html.partner"), say("html.seat", seat=partner)))
-    for label, key in ((say("html.dog"), "dog"), (say("html.discard"), "discard")):
-        cards = drawing.get(key) or []
-        meta.append((label, " ".join(_plain_face(c) for c in cards if isinstance(c, str)) or "—"))
-    ruling = drawing.get("ruling")
-    if ruling:
-        meta.append((say("html.ruling"), str(ruling.get("message") or ruling.get("decision", ""))))
-        meta.append((say("html.final_score"), _marks(ruling.get("scores"))))
-    elif drawing.get("scores") is not None:
-        meta.append((say("html.final_score"), _marks(drawing["scores"])))
-    return meta
-
-
-def _seat(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _marks(scores: Any) -> str:
-    """Every seat's mark with its seat: ``seat 0: +318 · seat 1: −106…``."""
-    if not isinstance(scores, list):
-        return "—"
-    return " · ".join(
-        say("html.seat_mark", seat=say("html.seat", seat=seat), mark=Signed(mark) if _seat(mark) else str(mark))
-        for seat, mark in enumerate(scores)
-    )
-
-
-def _plain_face(code: str) -> str:
-    face = card_face(code)
-    return f"{face['rank']}{face['symbol']}"

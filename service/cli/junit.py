@@ -1,7 +1,8 @@
 """The JUnit XML report of a run, for CI systems: one ``<testsuite>`` per file, one ``<testcase>`` each.
 
 Both checks write it: a replay (a suite per log, a case per record) and a conformance run (a
-suite per case file, a case per case). Each test case is written with ElementTree as it comes,
+suite per case file, a case per case; a suite per implementation and case file when several
+run side by side, :func:`write_runs`). Each test case is written with ElementTree as it comes,
 into temporary files, and the report is put together at the end, when every suite's counts are
 known: memory stays flat however many records there are.
 
@@ -22,7 +23,7 @@ import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, NamedTuple
 
 from .errors import CommandError, reason
@@ -206,3 +207,39 @@ class JUnitReport:
     def close(self) -> None:
         self._cases.close()
         self._suites.close()
+
+
+def _name_part(name: str) -> str:
+    return re.sub(r"\W", "_", name, flags=re.ASCII)
+
+
+def write_runs(
+    path: str,
+    name: str,
+    command: str,
+    files: Sequence[str],
+    runs: Sequence[tuple[str | None, Iterable[TestCase]]],
+    nothing: str | None = None,
+) -> None:
+    """The report of the same files run against one implementation or several side by side: a
+    suite per implementation and file, the test cases of each run in the order of its files; and
+    a failed one saying ``nothing``, if given (that nothing was checked, and why). A run named
+    (one of several) has its suites named ``NAME: file`` and its class names holding its name
+    (``tarot_rules.conformance.NAME.legal_cards.excuse``); a run unnamed (``None``), neither."""
+    suites, classnames, paths = [], [], []
+    for run_name, _ in runs:
+        named = command if run_name is None else f"{command}.{_name_part(run_name)}"
+        for file in files:
+            suites.append(file if run_name is None else f"{run_name}: {file}")
+            classnames.append(classname(named, file))
+            paths.append(file)
+    report = JUnitReport(path, name, command, suites, classnames, paths)
+    try:
+        for i, (_, cases) in enumerate(runs):
+            for case in cases:
+                report.add(case._replace(file_no=i * len(files) + case.file_no))
+        if nothing is not None:
+            report.nothing_checked(nothing)
+        report.write()
+    finally:
+        report.close()

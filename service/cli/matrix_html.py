@@ -17,28 +17,19 @@ from typing import Any
 from .conformance_matrix import Matrix, topic
 from .conformance_run import Counts
 from .errors import CommandError
-from .html import ENVIRONMENT
 from .matrix_report import kit_text, outcome_line, policy, said_text, sections, verdict
 from .outcome import Outcome, Status
+from .page import render
 from .words import labelled, language, number, say
 
 LISTED = 200
 """Rows of the disagreements and of the cases every implementation fails drawn; the others counted."""
 MARKS = {Status.PASSED: "✓", Status.FAILED: "✗", Status.SKIPPED: "–"}
 
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="{{ lang }}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ t.title }}</title>
-<style>
-body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
-h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-top: 1px solid #ccc; padding-top: 1rem; }
-table { border-collapse: collapse; margin: .5rem 0; }
+_TEMPLATE = """{% extends "page.html" %}
+{% block style -%}
 th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; } td.n { text-align: right; }
-.ok { color: #2a2; } .bad { color: #c00; } .verdict { font-size: 1.1rem; }
+td.n { text-align: right; }
 .matrix { --columns: 1fr; border: 1px solid #ccc; max-width: 100%; }
 .line { display: grid; grid-template-columns: var(--columns); align-items: start; }
 .line > * { padding: .2rem .5rem; border-top: 1px solid #eee; overflow-wrap: anywhere; }
@@ -55,10 +46,8 @@ details.topic[open] > summary .name::before { content: "▾ "; }
 details.mark > summary { cursor: pointer; list-style: none; }
 details.mark > summary::-webkit-details-marker { display: none; }
 details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
-</style>
-</head>
-<body>
-<h1>{{ t.title }}</h1>
+{%- endblock %}
+{% block body -%}
 <p class="verdict {{ 'ok' if passed else 'bad' }}">{{ verdict }}</p>
 <p class="intro">{{ t.intro }}</p>
 <table class="implementations">
@@ -106,8 +95,7 @@ details.mark > p { text-align: left; font-size: .85em; margin: .2rem 0; }
 {% for text in r.lines %}<td>{{ text }}</td>{% endfor %}</tr>
 {% endfor %}</table>{% if all_failed_more %}<p>{{ all_failed_more }}</p>{% endif %}
 {% else %}<p>{{ t.none_all_failed }}</p>{% endif %}
-</body>
-</html>
+{%- endblock %}
 """
 
 
@@ -193,7 +181,8 @@ def write_matrix_html(path: str, matrix: Matrix) -> None:
     ]
     disagreements = matrix.disagreements()
     failed = matrix.all_failed()
-    page = ENVIRONMENT.from_string(_TEMPLATE).render(
+    page = render(
+        _TEMPLATE,
         lang=language(),
         t=_texts(),
         passed=matrix.passed(),

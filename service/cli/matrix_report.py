@@ -9,7 +9,6 @@ cases every implementation fails (the kit is then suspect), and the verdict of t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -26,7 +25,7 @@ from .conformance_report import (
     skipper,
 )
 from .conformance_run import Counts, in_one
-from .junit import JUnitReport, classname
+from .junit import write_runs
 from .outcome import Outcome, Status
 from .words import labelled, number, say
 
@@ -158,31 +157,11 @@ def outcome_line(o: Outcome) -> str:
     return first_difference(o)
 
 
-def _junit_name(name: str) -> str:
-    return re.sub(r"\W", "_", name, flags=re.ASCII)
-
-
 def write_junit(path: str, files: Sequence[CaseFile], matrix: Matrix) -> None:
     """A suite per implementation and case file (``NAME: cases/…json``), a test case per case;
     each class name holds the implementation (``tarot_rules.conformance.NAME.legal_cards.excuse``)."""
-    suites, classnames, paths = [], [], []
-    for c in matrix.columns:
-        for f in files:
-            suites.append(f"{c.name}: {f.path}")
-            classnames.append(classname(f"conformance.{_junit_name(c.name)}", f.path))
-            paths.append(f.path)
-    report = JUnitReport(path, JUNIT_NAME, "conformance", suites, classnames, paths)
-    try:
-        for i, c in enumerate(matrix.columns):
-            for _, outcome in c.ran:
-                case = junit_case(outcome)
-                report.add(case._replace(file_no=i * len(files) + case.file_no))
-        nothing = matrix.unchecked()
-        if nothing is not None:
-            report.nothing_checked(nothing)
-        report.write()
-    finally:
-        report.close()
+    runs = [(c.name, (junit_case(outcome) for _, outcome in c.ran)) for c in matrix.columns]
+    write_runs(path, JUNIT_NAME, "conformance", [f.path for f in files], runs, matrix.unchecked())
 
 
 def markdown(matrix: Matrix) -> str:

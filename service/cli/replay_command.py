@@ -24,7 +24,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from service.contract.records import BATCH_MAX_LINES, Tally
 from service.rules.verdicts import Unchecked
 
-from .client import OVERLOAD_WAIT, seconds, url_argument
+from .client import add_overload_wait, url_argument
 from .errors import PROG, warn
 from .html import DRAWN_BY_DEFAULT, HtmlReport
 from .inputs import Source, count_lines, open_sources, read_records
@@ -134,13 +134,7 @@ def add_parser(commands: Any) -> None:
         metavar="CODE[,CODE...]",
         help=say("replay.help.fail_on_unchecked", codes=", ".join(code.value for code in Unchecked)),
     )
-    parser.add_argument(
-        "--overload-wait",
-        type=seconds,
-        default=OVERLOAD_WAIT,
-        metavar="SECONDS",
-        help=say("help.overload_wait", seconds=round(OVERLOAD_WAIT)),
-    )
+    add_overload_wait(parser)
     parser.add_argument("--quiet", action="store_true", help=say("replay.help.quiet"))
     parser.set_defaults(run=run)
 
