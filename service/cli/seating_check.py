@@ -80,22 +80,7 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
                                   why=say("kit.seating.numbers")))  # fmt: skip
         seen: Counter[str] = Counter()
         for i, t in tables:
-            seats: dict[str, str] = t["seats"]
-            if not _seats_fit(seats):
-                out.append(Difference(f"/seated/{i}/seats", sorted(seats), sorted(seats), why=say("kit.seating.seats")))
-            for orientation, player in seats.items():
-                seen[player] += 1
-                at = f"/seated/{i}/seats/{orientation}"
-                if player not in present:
-                    out.append(Difference(at, sorted(present), player, why=say("kit.seating.stranger")))
-                elif seen[player] == 2:
-                    out.append(Difference(at, player, player, why=say("kit.seating.twice", player=player)))
-                if player in fixed and fixed[player] != t["table"]:
-                    out.append(Difference(at, fixed[player], t["table"], why=say("kit.seating.fixed", player=player)))
-            for pair in combinations(sorted(set(seats.values())), 2):
-                if frozenset(pair) in forbidden:
-                    why = say("kit.seating.forbidden", first=pair[0], second=pair[1])
-                    out.append(Difference(f"/seated/{i}/seats", [], list(pair), why=why))
+            out += _table_differences(i, t, present, fixed, forbidden, seen)
         missing = [p for p in players if not seen[p]]
         if missing:
             out.append(Difference(f"{first}/position", players, missing, why=say("kit.seating.missing")))
@@ -127,6 +112,36 @@ def seating_differences(request: dict[str, Any], answer: Any, expected: dict[str
     if said != set(repeats.items()):
         truth = [{"players": list(pair), "meetings": n} for pair, n in sorted(repeats.items())]
         out.append(Difference("/repeats", truth, listed, unordered=True, why=say("kit.seating.listed")))
+    return out
+
+
+def _table_differences(
+    i: int,
+    t: dict[str, Any],
+    present: set[str],
+    fixed: dict[str, int],
+    forbidden: set[frozenset[str]],
+    seen: Counter[str],
+) -> list[Difference]:
+    """Where the answer's table ``i`` breaks the rules: its seats, a stranger, a player twice in
+    its position (``seen`` counts them), away from his fixed table, beside one he must not meet."""
+    out: list[Difference] = []
+    seats: dict[str, str] = t["seats"]
+    if not _seats_fit(seats):
+        out.append(Difference(f"/seated/{i}/seats", sorted(seats), sorted(seats), why=say("kit.seating.seats")))
+    for orientation, player in seats.items():
+        seen[player] += 1
+        at = f"/seated/{i}/seats/{orientation}"
+        if player not in present:
+            out.append(Difference(at, sorted(present), player, why=say("kit.seating.stranger")))
+        elif seen[player] == 2:
+            out.append(Difference(at, player, player, why=say("kit.seating.twice", player=player)))
+        if player in fixed and fixed[player] != t["table"]:
+            out.append(Difference(at, fixed[player], t["table"], why=say("kit.seating.fixed", player=player)))
+    for pair in combinations(sorted(set(seats.values())), 2):
+        if frozenset(pair) in forbidden:
+            why = say("kit.seating.forbidden", first=pair[0], second=pair[1])
+            out.append(Difference(f"/seated/{i}/seats", [], list(pair), why=why))
     return out
 
 
