@@ -388,26 +388,38 @@ def _drawn(
     d["seats"] = [seat_heading(s, taker, partner) for s in range(players)]
     d["meta"] = deal_meta(drawing)
     for t, trick in enumerate(drawing["tricks"]):
-        leader, cards, winner = trick["leader"], trick["cards"], trick.get("winner")
-        cells = []
-        for seat in range(players):
-            j = (seat - leader) % players
-            code = cards[j] if j < len(cards) else None
-            classes = []
-            if seat == leader:
-                classes.append("lead")
-            if seat == winner:
-                classes.append("win")
-            kind, mark, title, card = marks.get((t, seat), ("", "", "", None))
-            if kind and card != code:  # a fault of that seat, not of this card (a poignée's)
-                kind, mark, title = "", "", ""
-            if kind:
-                classes.append(kind)
-            hint = ""
-            if (t, seat) == where_expected:
-                classes.append("expected")
-                hint = say("html.expected_mark")
-            cell = {"face": card_face(code), "classes": " ".join(classes), "mark": mark, "title": title}
-            cells.append({**cell, "hint": hint})
-        d["tricks"].append({"number": t + 1, "cells": cells})
+        d["tricks"].append({"number": t + 1, "cells": _trick_cells(t, trick, players, marks, where_expected)})
     return d
+
+
+def _trick_cells(
+    t: int,
+    trick: dict[str, Any],
+    players: int,
+    marks: dict[tuple[int, int], tuple[str, str, str, str | None]],
+    where_expected: tuple[int, int] | None,
+) -> list[dict[str, Any]]:
+    """Trick ``t`` seat by seat: its card, who led and who won it, the fault marked on it, and
+    the fault the case expected there."""
+    leader, cards, winner = trick["leader"], trick["cards"], trick.get("winner")
+    cells = []
+    for seat in range(players):
+        j = (seat - leader) % players
+        code = cards[j] if j < len(cards) else None
+        classes = []
+        if seat == leader:
+            classes.append("lead")
+        if seat == winner:
+            classes.append("win")
+        kind, mark, title, card = marks.get((t, seat), ("", "", "", None))
+        if kind and card != code:  # a fault of that seat, not of this card (a poignée's)
+            kind, mark, title = "", "", ""
+        if kind:
+            classes.append(kind)
+        hint = ""
+        if (t, seat) == where_expected:
+            classes.append("expected")
+            hint = say("html.expected_mark")
+        cell = {"face": card_face(code), "classes": " ".join(classes), "mark": mark, "title": title}
+        cells.append({**cell, "hint": hint})
+    return cells
