@@ -139,9 +139,7 @@ def _evaluate(record: DealRecord) -> Evaluation:
     ruling = None
     side_of = [Side.ATTACK if s in attack else Side.DEFENCE for s in range(n)]
     if complete:
-        winners = [side_of[t.winner] for t in tricks if t.winner is not None]
-        if len(set(winners)) == 1 and len(winners) == table.tricks:
-            chelem_made_by = winners[0]
+        chelem_made_by = _chelem_made_by(tricks, side_of, table.tricks)
         excuse, points, oudlers = count_points(deal, tricks, trick_masks, side_of, contract, discard)
         petit_au_bout = petit_au_bout_side(tricks, side_of, excuse)
         summary = Summary(
@@ -187,6 +185,12 @@ def _evaluate(record: DealRecord) -> Evaluation:
         ruling=ruling,
         unchecked=tuple(deal.unchecked),
     )
+
+
+def _chelem_made_by(tricks: list[Trick], side_of: list[Side], count: int) -> Side | None:
+    """The side that took every one of the deal's ``count`` tricks, if one did."""
+    winners = [side_of[t.winner] for t in tricks if t.winner is not None]
+    return winners[0] if len(set(winners)) == 1 and len(winners) == count else None
 
 
 def _taken(deal: DealContext, dealt: list[CardMask] | None) -> tuple[Contract, int] | Evaluation:

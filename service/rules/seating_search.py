@@ -527,17 +527,23 @@ class Search:
                         self._keep_best()
                         stall = 0
                         continue
-                    for _ in range(_SHAKE + draw.below(_SHAKE_SPREAD)):
-                        r = draw.below(q)
-                        u = draw.below(n)
-                        v = draw.below(n)
-                        a = self.table_of[r * n + u]
-                        b = self.table_of[r * n + v]
-                        if a != b and self.sizes[a] == self.sizes[b]:  # the odd tables left as they are
-                            self.swap(r, u, v)
+                    self._shake()
                     stall = 0
         if self.cost != self.best_cost:
             self._back_to_best()
+
+    def _shake(self) -> None:
+        """A few random swaps within a position, between tables of one size (the odd tables
+        left as they are)."""
+        n, draw = self.n, self.draw
+        for _ in range(_SHAKE + draw.below(_SHAKE_SPREAD)):
+            r = draw.below(self.positions)
+            u = draw.below(n)
+            v = draw.below(n)
+            a = self.table_of[r * n + u]
+            b = self.table_of[r * n + v]
+            if a != b and self.sizes[a] == self.sizes[b]:
+                self.swap(r, u, v)
 
     def relabel(self, cap: int) -> None:
         """Exchange two players' seats in every position where that lowers the cost, for a
