@@ -12,8 +12,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.cli import words
-from service.texts import DEFAULT_LANGUAGE
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -77,10 +75,3 @@ def locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 
     set_locale("C.UTF-8")
     return set_locale
-
-
-@pytest.fixture(autouse=True)
-def _the_command_speaks_english_at_each_test_s_start() -> None:
-    # The command's language is the process's (tarot-rules --lang sets it for the run): a test
-    # that ran the command in French must not leave the next test's words in French.
-    words.use(DEFAULT_LANGUAGE)

@@ -23,7 +23,7 @@ from babel.messages.pofile import read_po
 
 import service.cli
 import service.texts
-from service.cli import local, remote
+from service.cli import local, main, remote, words
 from service.cli.words import ARGPARSE_TEXTS, argparse_placeholders
 from service.contract.records import record_item
 
@@ -459,3 +459,12 @@ def test_both_commands_say_a_service_out_of_reach_in_the_same_words(
     assert said["conformance"] == prefix + where[language] + reason
     assert said["replay"] == said["conformance"] + attempts[language]
     assert reason == "Connection refused"  # the system's words for it, as the C library says them
+
+
+def test_a_run_in_another_language_leaves_its_caller_s_own() -> None:
+    # In one process (the tests, a program that embeds the command), a run with --lang fr must
+    # not leave the caller's sentences in French.
+    before = words.language()
+    main(["--lang", "fr", "--version"])
+    main(["--lang", "fr", "deal", "--players", "4", "--seed", "1", "--count", "0"])
+    assert words.language() == before

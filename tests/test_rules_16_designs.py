@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from service.rules.seating import SeatingRequest, seat_tournament
 from service.rules.seating_bounds import least_cost, spread, uneven_at_start
+from service.rules.seating_costs import repeat_cost
 from service.rules.seating_designs import FIXED, KNOWN, Design, affine, design_start, developed, meeting_positions
-from service.rules.seating_search import repeat_cost
 from service.rules.seating_tables import composition
 
 EVERY_PAIR_ONCE = {16: 5, 28: 9, 40: 13, 64: 21}

@@ -51,7 +51,8 @@ def test_the_gevent_functions_the_worker_calls_are_there(owner: object, name: st
     assert function is not None, f"gevent's {name} is gone: the serving worker calls it"
     try:
         found = [p for p in inspect.signature(function).parameters if p not in ("args", "kwargs")]
-    except ValueError:  # compiled, without a signature: its use is exercised by the serving tests
+    except ValueError:  # compiled without a signature (greenlet's getcurrent): only one called bare
+        assert callable(function) and parameters == [], f"{name} has no signature to check {parameters} against"
         return
     assert found[: len(parameters)] == parameters, f"{name} takes {found} now"
 

@@ -21,7 +21,7 @@ from service.texts import LANGUAGES, system_language
 
 from . import conformance_command, deal_command, replay_command
 from .errors import PROG, CommandError
-from .words import HelpFormatter, argparse_words, say, use
+from .words import HelpFormatter, argparse_words, language, say, use
 
 SUBCOMMANDS = (conformance_command, deal_command, replay_command)
 """In the order ``--help`` lists them."""
@@ -65,7 +65,17 @@ def parser(default_language: str) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line ``argv`` (by default the process's); the exit status."""
+    """Run the command line ``argv`` (by default the process's); the exit status. The language
+    it speaks is the run's: a caller in the same process (a test, a program that embeds the
+    command) finds its own again afterwards."""
+    before = language()
+    try:
+        return _run(argv)
+    finally:
+        use(before)
+
+
+def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     default = system_language()
     asked = requested_language(argv)

@@ -39,9 +39,20 @@ from service.texts import LANGUAGES
 from .cards import CARD_COMPONENTS
 from .errorcodes import FieldErrorCode
 
-OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(
-    {LegalReason, ViolationCode, RedealReason, RulingReason, FieldErrorCode, Unchecked, Anomaly, SeatingFault}
+VERDICTS: tuple[type[Verdict], ...] = (
+    LegalReason,
+    ViolationCode,
+    RedealReason,
+    Decision,
+    RulingReason,
+    FieldErrorCode,
+    Unchecked,
+    Anomaly,
+    SeatingFault,
 )
+"""Every verdict enum the wire carries, each a named component, in the contract's order."""
+
+OPEN_VERDICTS: frozenset[type[Verdict]] = frozenset(VERDICTS) - {Decision}
 """The verdict enums a later ``1.x`` may add codes to (the README's version policy): a new rule
 checked, a new row of the Code of Arbitration, a new way a request can be wrong. The others
 (decisions, sides, cards, contracts…) are closed within ``/v1``."""
@@ -164,20 +175,7 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
 COMPONENTS: dict[str, dict[str, Any]] = {
     **CARD_COMPONENTS,
     **ENUM_COMPONENTS,
-    **{
-        verdict.__name__: verdict_component(verdict)
-        for verdict in (
-            LegalReason,
-            ViolationCode,
-            RedealReason,
-            Decision,
-            RulingReason,
-            FieldErrorCode,
-            Unchecked,
-            Anomaly,
-            SeatingFault,
-        )
-    },
+    **{verdict.__name__: verdict_component(verdict) for verdict in VERDICTS},
 }
 """Named schemas of the wire vocabulary, referenced by the fields that carry them."""
 

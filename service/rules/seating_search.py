@@ -14,24 +14,9 @@ from __future__ import annotations
 from typing import Final
 
 from .seating_bounds import least_cost, uneven_at_start
+from .seating_costs import MAX_MEETINGS, W_FAIR, W_FAIR_FIRST, W_FIXED, W_REPEAT, Pairs, fair_shares, repeat_cost
 from .seating_draw import Draw
 
-MAX_MEETINGS: Final = 32
-"""More than two players can meet in the most positions a request has, with those played."""
-
-# Rules 3 to 6 as one cost, each rule's weight above all that the rules below it add up to in
-# any plan a request can ask for (200 players, 15 positions: some 4,500 meetings in all).
-_W_FIXED: Final = 1
-_W_FAIR: Final = 10**5
-_W_REPEAT: Final = 10**9
-"""Each meeting of two players who had met already."""
-_W_PILED: Final = 10**14
-"""A pair's meetings past the second, weighed by the square of their number: above the count of
-repeats, so that no pair meets k + 1 times where a plan has none past k, and one pair meeting 4
-times weighs more than two meeting 3 times (rule 4: the repeats spread)."""
-_W_FAIR_FIRST: Final = 10**18
-"""Rule 5's weight while the search first looks among evenly spread odd tables: above repeats."""
-_W_FORBIDDEN: Final = 10**20
 _ROOM: Final = 5
 """Room for the largest table, in the flat list of a position's tables."""
 _STALL: Final = 200
@@ -51,51 +36,6 @@ _FAIR_SHARE: Final = 9
 def fairness_share(cap: int) -> int:
     """The work given to the first phase, which keeps the odd tables evenly spread."""
     return cap * _FAIR_SHARE // 10
-
-
-def repeat_cost(meetings: int) -> int:
-    """The cost of two players meeting ``meetings`` times (rule 4): convex, so that meetings
-    spread over many pairs cost less than piled on a few."""
-    piled = max(0, meetings - 2)
-    return _W_REPEAT * max(0, meetings - 1) + _W_PILED * piled * piled
-
-
-class _Pairs:
-    """What two players' meeting costs besides its repeats (rule 6 and the forbidden pairs)."""
-
-    def __init__(self, n: int, forbidden: list[tuple[int, int]], fixed: list[int]) -> None:
-        self.cost = [0] * (n * n)
-        self.apart = [0] * (n * n)
-        for a, b in forbidden:
-            self.cost[a * n + b] += _W_FORBIDDEN
-            self.cost[b * n + a] += _W_FORBIDDEN
-            self.apart[a * n + b] = self.apart[b * n + a] = 1
-        # A fixed player's table is a number given after the search, so rule 6 is between two
-        # players: fixed to different tables, they sit apart; to one table, together.
-        self.together: list[list[int]] = [[] for _ in range(n)]
-        self.together_count = 0
-        for i in range(n):
-            for j in range(n):
-                if i != j and fixed[i] and fixed[j]:
-                    if fixed[i] == fixed[j]:
-                        self.cost[i * n + j] -= _W_FIXED
-                        self.together[i].append(j)
-                        self.together_count += 1
-                    else:
-                        self.cost[i * n + j] += _W_FIXED
-                        self.apart[i * n + j] = 1
-
-
-def _fair_shares(n: int, positions: int, odd_seats: int, before: int) -> tuple[list[int], list[int]]:
-    """Rule 5: after each position, the least and the most times a player may have sat at an
-    odd table, the seats at odd tables shared as evenly as they can be."""
-    low, high = [0] * positions, [0] * positions
-    total = before
-    for p in range(positions):
-        total += odd_seats
-        low[p] = total // n
-        high[p] = -(-total // n)
-    return low, high
 
 
 class Search:
@@ -127,7 +67,7 @@ class Search:
         self.has_odd = self.odd_seats > 0
         self.draw = draw
         self.met = list(meetings)
-        pairs = _Pairs(n, forbidden, fixed)
+        pairs = Pairs(n, forbidden, fixed)
         self.pair_cost = pairs.cost
         """The cost of each meeting of two players, on top of its repeat cost."""
         self.apart = pairs.apart
@@ -140,7 +80,7 @@ class Search:
         self.odd_before = list(odd_before)
         self.odd_count = [0] * (positions * n)
         """After each position (``p * n + x``), the times player ``x`` sat at an odd table."""
-        self.fair_low, self.fair_high = _fair_shares(n, positions, self.odd_seats, sum(odd_before))
+        self.fair_low, self.fair_high = fair_shares(n, positions, self.odd_seats, sum(odd_before))
         self.unevenness = [0] * positions
         """Each position's unevenness: how far, in all, the players' counts of odd tables are
         from the even share."""
@@ -154,7 +94,7 @@ class Search:
         self.seated = [-1] * (positions * self.tables * _ROOM)
         """Each table's players, position by position (``_ROOM`` places a table)."""
         self.cost = 0
-        self.fair_weight = _W_FAIR
+        self.fair_weight = W_FAIR
         # Rule 5 gives way to rule 4 where no plan without repeats spreads the odd tables evenly.
         fresh = not any(meetings) and not any(odd_before)
         self.uneven = uneven_at_start(positions, sizes) if fresh else uneven
@@ -163,7 +103,7 @@ class Search:
         least = least_cost(n, positions, sizes, meetings, repeat_cost)
         self.forced = least.repeats
         """The repeated meetings no plan escapes."""
-        self.floor = least.cost - _W_FIXED * positions * (together // 2)
+        self.floor = least.cost - W_FIXED * positions * (together // 2)
         """The least cost of repeats (and fixed players together) of any plan."""
         self.lower = self.floor
         """The least cost of any plan, as the search weighs it now."""
@@ -176,18 +116,18 @@ class Search:
     def phase(self, first: bool) -> None:
         """Weigh the plan for the search's first phase, rule 5 above rule 4 (the unevenness
         forced at one position taken as free), or for its second, every rule in its priority."""
-        self.fair_weight = _W_FAIR_FIRST if first else _W_FAIR
+        self.fair_weight = W_FAIR_FIRST if first else W_FAIR
         if self.uneven:
             p = self.uneven_at
             self.free_unevenness[p] = self.uneven if first else 0
         forced_uneven = 0 if first or self.forced else self.uneven
-        self.lower = self.floor + _W_FAIR * forced_uneven
+        self.lower = self.floor + W_FAIR * forced_uneven
         self.count()
 
     def repeats_settled(self) -> bool:
         """Whether the plan's repeats (and forbidden pairs) are the fewest any plan has: what it
         costs above the bound is of the rules below rule 4."""
-        return self.cost - self.lower < _W_REPEAT
+        return self.cost - self.lower < W_REPEAT
 
     # -- the state --------------------------------------------------------------------------------
 

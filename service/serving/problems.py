@@ -128,59 +128,39 @@ def _document(status: HTTPStatus, kind: str, code: str, said: Message, path: str
     return json.dumps(document, ensure_ascii=False).encode()
 
 
-class _ProblemApp:
+class ProblemApp:
     """A WSGI application that answers every request with one problem, in the language the
     request asks for: an answer the server decides on without the application (a refusal for
-    load), wrapped by the worker in the application's answer layers (request id, language,
-    CORS) so that a client reads it as it reads the others."""
+    load, the probe port's 404), wrapped by the worker in the application's answer layers
+    (request id, language, CORS) so that a client reads it as it reads the others."""
 
-    status = HTTPStatus.SERVICE_UNAVAILABLE
-
-    def __init__(self, negotiate: Callable[[str | None], str]) -> None:
+    def __init__(
+        self,
+        negotiate: Callable[[str | None], str],
+        status: HTTPStatus,
+        kind: str,
+        code: str,
+        said: Message,
+        headers: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         self._negotiate = negotiate
+        self._status = f"{int(status)} {status.phrase}"
+        self._headers = headers
 
-    def headers(self) -> list[tuple[str, str]]:
-        return []
+        # Made once per path and language: a refusal must cost the least, the worker is overloaded.
+        @lru_cache(maxsize=64)
+        def body(path: str, language: str) -> bytes:
+            return _document(status, kind, code, said, path, language)
+
+        self._body = body
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         body = self._body(environ.get("PATH_INFO", ""), self._negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")))
-        status = self.status
         start_response(
-            f"{int(status)} {status.phrase}",
-            [("Content-Type", "application/problem+json"), ("Content-Length", str(len(body))), *self.headers()],
+            self._status,
+            [("Content-Type", "application/problem+json"), ("Content-Length", str(len(body))), *self._headers],
         )
         return [body]
-
-    def _body(self, path: str, language: str) -> bytes:
-        raise NotImplementedError
-
-
-class Overloaded(_ProblemApp):
-    """The refusal of a request the worker will not serve for load: 503, its own code
-    (``overloaded``), ``Retry-After``."""
-
-    def __init__(self, negotiate: Callable[[str | None], str], retry_after: int) -> None:
-        super().__init__(negotiate)
-        self._retry_after = [("Retry-After", str(retry_after))]
-        self._said = msg("error.overloaded", seconds=retry_after)
-        # Made once per path and language: refusing must cost the least, the worker is overloaded.
-        self._body = lru_cache(maxsize=64)(self._make)  # type: ignore[method-assign]
-
-    def headers(self) -> list[tuple[str, str]]:
-        return self._retry_after
-
-    def _make(self, path: str, language: str) -> bytes:
-        return _document(self.status, "overloaded", "overloaded", self._said, path, language)
-
-
-class HealthPortOnly(_ProblemApp):
-    """The answer to a request for an operation sent to the health port, which serves the probes
-    and the metrics only: 404, naming the paths it serves."""
-
-    status = HTTPStatus.NOT_FOUND
-
-    def _body(self, path: str, language: str) -> bytes:
-        return _document(self.status, "not-found", "not_found", msg("error.health_port_only"), path, language)
 
 
 class OwnAnswers:
@@ -191,5 +171,16 @@ class OwnAnswers:
     def __init__(self, config: Any, retry_after: int) -> None:
         negotiate = config.get(NEGOTIATE) or (lambda _header: DEFAULT_LANGUAGE)
         layers = config.get(ANSWER_LAYERS) or (lambda app: app)
-        self.overloaded = layers(Overloaded(negotiate, retry_after))
-        self.health_port_only = layers(HealthPortOnly(negotiate))
+        # The refusal of a request the worker will not serve for load: 503, its own code.
+        overloaded = ProblemApp(
+            negotiate,
+            HTTPStatus.SERVICE_UNAVAILABLE,
+            "overloaded",
+            "overloaded",
+            msg("error.overloaded", seconds=retry_after),
+            (("Retry-After", str(retry_after)),),
+        )
+        # A request for an operation on the probe port, which serves the probes and the metrics only.
+        elsewhere = ProblemApp(negotiate, HTTPStatus.NOT_FOUND, "not-found", "not_found", msg("error.health_port_only"))
+        self.overloaded = layers(overloaded)
+        self.health_port_only = layers(elsewhere)
