@@ -917,3 +917,19 @@ def test_one_implementation_named_reports_as_it_does_unnamed(
             both(server.base)
     else:
         both(fake("drop-excuse"))
+
+
+@pytest.mark.parametrize(
+    ("flag", "report"), [("--junit", "JUnit report"), ("--report", "Markdown report"), ("--html", "HTML report")]
+)
+def test_a_report_path_that_cannot_be_written_stops_the_run_before_it_starts(
+    kit: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, report: str
+) -> None:
+    # The harness would fail every case: the refusal comes first, naming which report.
+    missing = tmp_path / "nowhere" / "out"
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", "exit 7", flag, missing)
+    assert (status, out) == (2, "")
+    assert f"{missing}: cannot write the {report} there: no such directory" in err
+    status, out, err = conformance(capsys, "--kit", kit, "--harness", "exit 7", flag, tmp_path)
+    assert (status, out) == (2, "")
+    assert f"{tmp_path}: cannot write the {report}: it is a directory" in err

@@ -4,21 +4,20 @@ Each case of the kit (see :mod:`.casefiles`) poses its request to the implementa
 (:mod:`.implementations`), either a service speaking this one's HTTP API (``--url``) or a program
 speaking the kit's line protocol on its standard input and output (``--harness``), and compares
 the answer with the case's expectations (:mod:`.conformance_run`). ``--implementation NAME=…``,
-repeated, runs several side by side into one matrix (:mod:`.conformance_matrix`, its reports
-:mod:`.matrix_report` and :mod:`.matrix_html`), whose exit status follows ``--require``; named
-alone, one implementation is run and reported as by ``--url`` or ``--harness``. It prints a summary and the
-failures, can write a JUnit report, a Markdown summary and an HTML page
-(:mod:`.conformance_report`), and exits 0 when it checked cases and none failed, 1 when some
-failed or none was checked (none selected, or every one skipped: a CI job must not pass on
-nothing; a ``--tag`` or ``--case`` that selects no case checks nothing too), 2 when the kit could
-not be read or the implementation not reached (a service's base URL that answers 404 Not Found
-to every operation posed is not reached: each report says so once, with the likely fix).
+repeated, runs several side by side into one matrix (:mod:`.conformance_matrix`), whose exit
+status follows ``--require``; a run of one implementation, whatever names it, is a matrix of one
+column. It prints a summary and the failures, can write a JUnit report, a Markdown summary and an
+HTML page (:mod:`.kit_reports`: a run of one in its own layout, several side by side), and exits
+0 when it checked cases and none failed, 1 when some failed or none was checked (none selected, or
+every one skipped: a CI job must not pass on nothing; a ``--tag`` or ``--case`` that selects no case
+checks nothing too), 2 when the kit could not be read or the implementation not reached (a
+service's base URL that answers 404 Not Found to every operation posed is not reached: each report
+says so once, with the likely fix).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,15 +26,12 @@ from service.contract.operations import IN_THE_KIT
 
 from .casefiles import CaseFile, default_kit, load_kit
 from .client import Patience, ServiceUrl, add_overload_wait, seconds, url_argument
-from .conformance_matrix import ALL, Column, Matrix, check_names, implementation_argument, unreached_cases
-from .conformance_report import code, markdown, print_details, print_summary, write_html, write_junit, write_markdown
-from .conformance_run import Selection, Summary, run_implementation, select
+from .conformance_matrix import ALL, Column, Matrix, Named, check_names, implementation_argument, unreached_cases
+from .conformance_run import Selection, run_implementation, select
 from .errors import PROG, CommandError
 from .implementations import TIMEOUT, Harness, Implementation, Service
-from .matrix_html import write_matrix_html
-from .matrix_report import markdown as matrix_markdown
-from .matrix_report import print_matrix
-from .matrix_report import write_junit as write_matrix_junit
+from .kit_reports import print_run, write_reports
+from .report_files import check_writable
 from .words import say
 
 
@@ -96,39 +92,45 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _check_writable(path: str) -> None:
-    """Refuse, before the run, a report path that cannot be written."""
-    if os.path.isdir(path):
-        raise CommandError(say("conformance.not_writable", path=path, reason=say("conformance.is_a_directory")))
-    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise CommandError(say("conformance.no_directory", path=path))
-
-
 def run(args: argparse.Namespace) -> int:
     files = load_kit(args.kit if args.kit is not None else default_kit())
     selection = select(files, args.tag, args.skip_tag, args.operation, args.case)
-    for path in (args.junit, args.report, args.html):
+    reports = (
+        (args.junit, say("report.junit")),
+        (args.report, say("report.markdown")),
+        (args.html, say("report.html")),
+    )
+    for path, report in reports:
         if path is not None:
-            _check_writable(path)
+            check_writable(path, report)
     if args.implementation:
         try:
             check_names(args.implementation, args.require)
         except argparse.ArgumentTypeError as exc:
             raise CommandError(str(exc)) from None
-        if len(args.implementation) > 1:
-            return run_matrix(args, files, selection)
-        # One implementation named is one run, whatever names it: its reports are those of --url
-        # or --harness, so that naming it changes none of them.
-        (named,) = args.implementation
-        print(say("matrix.running", name=named.name, target=_target(named.url, named.command)), file=sys.stderr)
-        return run_one(args, files, selection, named.url, named.command)
-    if args.require != ALL:
+        named: list[Named] = args.implementation
+    elif args.require != ALL:
         raise CommandError(say("matrix.require_without_implementations"))
-    return run_one(args, files, selection, args.url, args.harness)
+    else:
+        named = [Named(ALONE, args.url, args.harness)]
+    # A run of one is a matrix of one column, whatever names the implementation: the same reports.
+    columns = []
+    for n in named:
+        if args.implementation:
+            print(say("matrix.running", name=n.name, target=_target(n)), file=sys.stderr)
+        columns.append(_column(args, files, selection, n, alone=len(named) == 1))
+    matrix = Matrix(columns, args.require, selection.unmatched)
+    write_reports(matrix, files, args.junit, args.report, args.html)
+    print_run(matrix, sys.stdout, details=not args.quiet)
+    return _status(matrix)
 
 
-def _target(url: ServiceUrl | None, command: str | None) -> str:
-    return url.url if url is not None else command or ""
+ALONE = "implementation"
+"""The name of the one implementation ``--url`` or ``--harness`` gives (no report of a run of one shows it)."""
+
+
+def _target(named: Named) -> str:
+    return named.url.url if named.url is not None else named.command or ""
 
 
 def _implementation(args: argparse.Namespace, url: ServiceUrl | None, command: str | None) -> Implementation:
@@ -137,67 +139,33 @@ def _implementation(args: argparse.Namespace, url: ServiceUrl | None, command: s
     return Harness(command or "", args.timeout)
 
 
-def run_one(
-    args: argparse.Namespace, files: list[CaseFile], selection: Selection, url: ServiceUrl | None, command: str | None
-) -> int:
-    """Every selected case posed to the one implementation, at ``url`` or run by ``command``; its reports.
-    Exits 2 when it could not be reached, 1 when a case failed or none was checked, else 0."""
-    if url is not None:
-        described = say("conformance.report.target_url", url=code(url.url))
-    else:
-        described = say("conformance.report.target_harness", command=code(command or ""))
-    implementation = _implementation(args, url, command)
+def _column(args: argparse.Namespace, files: list[CaseFile], selection: Selection, named: Named, alone: bool) -> Column:
+    """Every selected case posed to one implementation. Alone, one that cannot be reached stops the
+    command (exit 2, said once); beside others, its cases fail unasked and the others still run."""
+    target = _target(named)
+    harness = named.url is None
+    implementation: Implementation | None = None
     try:
+        implementation = _implementation(args, named.url, named.command)
         ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
+    except CommandError as exc:  # not reached, or ended before its first answer
+        if alone:
+            raise
+        # Said once, by the matrix's summary (and its reports).
+        ran, unreached = unreached_cases(files, selection.cases, args.skip_tag, str(exc)), str(exc)
     finally:
-        implementation.close()
-    summary = Summary.of(ran, selection.unmatched, unreached)
-    nothing = summary.unchecked()
-    if args.junit is not None:
-        write_junit(args.junit, files, ran, nothing)
-    if args.html is not None:
-        write_html(args.html, files, ran, summary)
-    if args.report is not None:
-        write_markdown(args.report, markdown(summary, described))
-    print_summary(summary, sys.stdout)
-    if not args.quiet:
-        print_details(summary, sys.stdout)
-    if unreached:  # as an implementation that could not be reached, said once
-        print(say("cli.failed", prog=PROG, message=unreached), file=sys.stderr)
+        if implementation is not None:
+            implementation.close()
+    return Column(named.name, target, ran, unreached=unreached, harness=harness, unmatched=selection.unmatched)
+
+
+def _status(matrix: Matrix) -> int:
+    """2 when an implementation the policy judges was not reached, 1 when nothing was checked or
+    the policy fails, else 0. A run of one says why it stopped here; a matrix said it in its summary."""
+    alone = matrix.alone()
+    if alone is not None and alone.unreached:
+        print(say("cli.failed", prog=PROG, message=alone.unreached), file=sys.stderr)
         return 2
-    if nothing is not None:
-        print(say("cli.failed", prog=PROG, message=nothing), file=sys.stderr)
-        return 1
-    return 1 if summary.total.failed else 0
-
-
-def run_matrix(args: argparse.Namespace, files: list[CaseFile], selection: Selection) -> int:
-    """Every selected case posed to each implementation named, one after the other; one report.
-    Exits 2 when an implementation the policy judges could not be reached, else 0 or 1 by the policy."""
-    columns = []
-    for named in args.implementation:
-        target = _target(named.url, named.command)
-        print(say("matrix.running", name=named.name, target=target), file=sys.stderr)
-        implementation: Implementation | None = None
-        try:
-            implementation = _implementation(args, named.url, named.command)
-            ran, unreached = run_implementation(files, selection.cases, args.skip_tag, implementation)
-            columns.append(Column(named.name, target, ran, unreached=unreached))
-        except CommandError as exc:  # not reached, or ended before its first answer: its cases fail
-            # Said once, by the matrix's summary (and its reports).
-            ran = unreached_cases(files, selection.cases, args.skip_tag, str(exc))
-            columns.append(Column(named.name, target, ran, unreached=str(exc)))
-        finally:
-            if implementation is not None:
-                implementation.close()
-    matrix = Matrix(columns, args.require, selection.unmatched)
-    if args.junit is not None:
-        write_matrix_junit(args.junit, files, matrix)
-    if args.html is not None:
-        write_matrix_html(args.html, matrix)
-    if args.report is not None:
-        write_markdown(args.report, matrix_markdown(matrix))
-    print_matrix(matrix, sys.stdout, details=not args.quiet)
     if any(c.unreached for c in matrix.judged()):
         return 2
     nothing = matrix.unchecked()

@@ -89,10 +89,14 @@ class Column:
     ran: list[Ran]
     unreached: str = ""
     """Why it could not be reached (its cases then all failed), or empty."""
+    harness: bool = False
+    """Whether it is a harness's command (else a service's URL): a run of one says which."""
+    unmatched: list[str] = field(default_factory=list)
+    """Why a ``--tag`` or ``--case`` given selects no case, as the run's selection said."""
     summary: Summary = field(init=False)
 
     def __post_init__(self) -> None:
-        self.summary = Summary.of(self.ran)
+        self.summary = Summary.of(self.ran, self.unmatched, self.unreached)
 
 
 class Row(NamedTuple):
@@ -213,9 +217,17 @@ class Matrix:
         """The implementations the exit status depends on."""
         return [c for c in self.columns if self.required in (ALL, c.name)]
 
+    def alone(self) -> Column | None:
+        """The one implementation of a run of one (reported in a layout of its own), else None."""
+        return self.columns[0] if len(self.columns) == 1 else None
+
     def unchecked(self) -> str | None:
         """What fails the run for checking nothing: an implementation judged that checked no case
-        (and why), or a ``--tag`` or ``--case`` given that selects none; None otherwise."""
+        (and why), or a ``--tag`` or ``--case`` given that selects none; None otherwise. A run of
+        one says it as a run of one does, without the implementation's name."""
+        alone = self.alone()
+        if alone is not None:
+            return alone.summary.unchecked()
         for column in self.judged():
             why = column.summary.nothing_checked()
             if why is None:

@@ -13,14 +13,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from .casefiles import CaseFile
-from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Ran, Summary, in_one
-from .errors import CommandError, reason
+from .conformance_matrix import Column
+from .conformance_run import BY_THE_IMPLEMENTATION, Counts, Summary, in_one
 from .faults import details
 from .faults import summary as faults_summary
 from .html import CONFORMANCE, Expected, HtmlReport
 from .implementations import cut
-from .junit import TestCase, write_runs
+from .junit import TestCase
 from .outcome import ANSWERED, MISSING, Difference, Outcome, Status, Words
+from .report_files import report_file
 from .words import json_text, labelled, language, number, say
 
 LISTED = 30
@@ -144,13 +145,6 @@ def junit_case(outcome: Outcome) -> TestCase:
     return TestCase(outcome.file_no, name, Status.FAILED, message, kind, text, outcome.seconds)
 
 
-def write_junit(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], nothing: str | None = None) -> None:
-    """One suite per case file, one test case per case run or skipped; and a failed one saying
-    ``nothing``, if given (that no case was checked, and why)."""
-    cases = (junit_case(outcome) for _, outcome in ran)
-    write_runs(path, JUNIT_NAME, "conformance", [f.path for f in files], [(None, cases)], nothing)
-
-
 def _cell(text: str) -> str:
     # A table cell is one line, and | ends it unless escaped (even within a code span, in GFM).
     return text.replace("\n", " ").replace("|", "\\|")
@@ -175,7 +169,18 @@ def _count_row(label: str, counts: Counts) -> list[str]:
     return [label, *map(number, _counts(counts))]
 
 
-def markdown(summary: Summary, implementation: str) -> str:
+def target(column: Column) -> str:
+    """Where the one implementation of a run is, in words: a service's URL or a harness's command."""
+    if column.harness:
+        return say("conformance.report.target_harness", command=code(column.described))
+    return say("conformance.report.target_url", url=code(column.described))
+
+
+def markdown(column: Column) -> str:
+    """The Markdown report of a run of one: the verdict, the counts by operation and by tag, the
+    skips, the failures."""
+    summary = column.summary
+    implementation = target(column)
     total = summary.total
     nothing = summary.nothing_checked()
     failed = total.failed or summary.unchecked() is not None
@@ -263,10 +268,11 @@ def unasked_paragraph(summary: Summary) -> str:
     return say("conformance.report.unasked", count, reason=summary.unasked[0][1].note)
 
 
-def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], summary: Summary) -> None:
+def write_html(path: str, files: Sequence[CaseFile], column: Column) -> None:
     """The run as a page to look at: each failed case drawn (an evaluation trick by trick, the
     first fault the case expects marked beside those the answer found), those that failed
     unasked said in one paragraph, the counts by case file."""
+    summary, ran = column.summary, column.ran
     report = HtmlReport(path, [f.path for f in files], language(), kind=CONFORMANCE)
     if summary.unreached:
         report.note = say("conformance.report.unreached", reason=summary.unreached)
@@ -299,8 +305,5 @@ def write_html(path: str, files: Sequence[CaseFile], ran: Sequence[Ran], summary
 
 
 def write_markdown(path: str, text: str) -> None:
-    try:
-        with open(path, "wb") as out:
-            out.write(text.encode())
-    except OSError as exc:
-        raise CommandError(say("conformance.not_writable", path=path, reason=reason(exc))) from None
+    with report_file(path, say("report.markdown")) as out:
+        out.write(text)

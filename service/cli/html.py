@@ -19,15 +19,14 @@ an implementation's messages are not trusted.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .deal_words import card_face, deal_meta, is_seat, seat_heading
-from .errors import CommandError
 from .faults import Fault, head, roots
 from .outcome import FieldProblem, Outcome, Status, shown, stops_line, unchecked_lines
 from .page import render
+from .report_files import check_writable, report_file
 from .words import labelled, number, say
 
 REPLAY = "replay"
@@ -132,9 +131,7 @@ class HtmlReport:
     def __init__(
         self, path: str, files: Sequence[str], language: str, limit: int = DRAWN_BY_DEFAULT, kind: str = REPLAY
     ) -> None:
-        directory = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path) or not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-            raise CommandError(say("html.not_writable", path=path))
+        check_writable(path, say("report.html"))
         self.path = path
         self.language = language
         self.limit = limit
@@ -281,7 +278,7 @@ class HtmlReport:
             unchecked=self._unchecked(),
             passing=self._passing(),
         )
-        with open(self.path, "w", encoding="utf-8") as f:
+        with report_file(self.path, say("report.html")) as f:
             f.write(page)
 
 

@@ -26,8 +26,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import IO, NamedTuple
 
-from .errors import CommandError, reason
 from .outcome import Status
+from .report_files import check_writable, report_file
 from .words import say
 
 # XML 1.0 has no way to write these, not even escaped; a record's id may hold them.
@@ -84,17 +84,6 @@ def _seconds(seconds: float) -> str:
     return f"{seconds:.6f}"
 
 
-def check_writable(path: str) -> None:
-    """Refuse, before the run, a report path that cannot be written."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise CommandError(say("junit.not_writable", path=path, reason=say("junit.is_a_directory")))
-    if not os.path.isdir(directory):
-        raise CommandError(say("junit.no_directory", path=path))
-    if not os.access(directory, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise CommandError(say("junit.not_writable", path=path, reason=say("junit.permission")))
-
-
 NOTHING_CHECKED = "nothing-checked"
 """The type of the failure a run that checked nothing writes."""
 
@@ -113,7 +102,7 @@ class JUnitReport:
         file of ``suites`` (their names as given), their test cases' class names from ``command``
         unless ``classnames`` gives each suite's, and their ``file`` the suite's name unless
         ``files`` gives each suite's."""
-        check_writable(path)
+        check_writable(path, say("report.junit"))
         self.path = path
         self.name = name
         self.command = command
@@ -193,14 +182,12 @@ class JUnitReport:
         root = ET.Element("testsuites", name=self.name)
         self._counted(root, self._totals, self._total_seconds)
         try:
-            with open(self.path, "w", encoding="utf-8") as out:
+            with report_file(self.path, say("report.junit")) as out:
                 out.write('<?xml version="1.0" encoding="utf-8"?>\n')
                 out.write(f"{_start_tag(root)}\n")
                 self._suites.seek(0)
                 shutil.copyfileobj(self._suites, out)
                 out.write("</testsuites>\n")
-        except OSError as exc:
-            raise CommandError(say("junit.not_writable", path=self.path, reason=reason(exc))) from None
         finally:
             self.close()
 

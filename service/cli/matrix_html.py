@@ -16,10 +16,10 @@ from typing import Any
 
 from .conformance_matrix import Matrix, topic
 from .conformance_run import Counts
-from .errors import CommandError
 from .matrix_report import kit_text, outcome_line, policy, said_text, sections, verdict
 from .outcome import Outcome, Status
 from .page import render
+from .report_files import report_file
 from .words import labelled, language, number, say
 
 LISTED = 200
@@ -213,8 +213,5 @@ def write_matrix_html(path: str, matrix: Matrix) -> None:
         ],
         all_failed_more=say("matrix.more", len(failed) - LISTED) if len(failed) > LISTED else "",
     )
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
-    except OSError:
-        raise CommandError(say("html.not_writable", path=path)) from None
+    with report_file(path, say("report.html")) as f:
+        f.write(page)

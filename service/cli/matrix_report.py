@@ -159,8 +159,11 @@ def outcome_line(o: Outcome) -> str:
 
 def write_junit(path: str, files: Sequence[CaseFile], matrix: Matrix) -> None:
     """A suite per implementation and case file (``NAME: cases/…json``), a test case per case;
-    each class name holds the implementation (``tarot_rules.conformance.NAME.legal_cards.excuse``)."""
-    runs = [(c.name, (junit_case(outcome) for _, outcome in c.ran)) for c in matrix.columns]
+    each class name holds the implementation (``tarot_rules.conformance.NAME.legal_cards.excuse``).
+    A run of one names no implementation: a suite per case file, as every JUnit consumer expects.
+    A run that checked nothing has a failed test case more, saying why."""
+    alone = matrix.alone() is not None
+    runs = [(None if alone else c.name, (junit_case(outcome) for _, outcome in c.ran)) for c in matrix.columns]
     write_runs(path, JUNIT_NAME, "conformance", [f.path for f in files], runs, matrix.unchecked())
 
 
