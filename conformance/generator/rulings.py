@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import service
 from .assembly import Kit, Topic
@@ -197,15 +198,26 @@ def _played_twice(n: int) -> Callable[[str], Deal]:
     return make
 
 
+class _Opening(NamedTuple):
+    lead: str
+    attack: frozenset[int]
+    leader: int
+    after: int
+    """The seat after the opening leader, who covers his lead or not."""
+
+
+def _opening(d: Deal, n: int) -> _Opening:
+    """A deal's opening: its lead, the attack's seats, the seat that led and the next one."""
+    leader = _opening_leader(d)
+    return _Opening(d["plays"][0], frozenset(ref_evaluate(d).attack), leader, (leader + 1) % n)
+
+
 def _covered_lead(n: int) -> Build:
     """The opening lead made out of turn and covered by the next seat, of the other side, following suit."""
 
     def make(s: str) -> Deal | None:
         d = make_deal(n, s)
-        lead = d["plays"][0]
-        attack = ref_evaluate(d).attack
-        leader = _opening_leader(d)
-        after = (leader + 1) % n
+        lead, attack, leader, after = _opening(d, n)
         if (leader in attack) == (after in attack) or suit(d["plays"][1]) != suit(lead) or suit(lead) == "T":
             return None
         return _out_of_turn(d)
@@ -218,10 +230,7 @@ def _exposed_lead(n: int) -> Build:
 
     def make(s: str) -> Deal | None:
         d = make_deal(n, s)
-        lead = d["plays"][0]
-        attack = ref_evaluate(d).attack
-        leader = _opening_leader(d)
-        after = (leader + 1) % n
+        lead, attack, leader, after = _opening(d, n)
         plain_lead = lead not in KINGS and suit(lead) in SUITS
         if not plain_lead or (leader in attack) != (after in attack) or leader == d["taker"]:
             return None

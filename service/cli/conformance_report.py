@@ -76,14 +76,19 @@ def _counts(counts: Counts) -> tuple[int, int, int, int]:
     return counts.cases, counts.passed, counts.failed, counts.skipped
 
 
-def print_summary(summary: Summary, out: IO[str]) -> None:
-    # Counts in the order of _counts; the columns as wide as the language's words need.
-    labels = (
+def count_labels() -> tuple[str, str, str, str]:
+    """The terminal's words for the counts, in the order of :func:`_counts`."""
+    return (
         say("conformance.summary.cases"),
         say("conformance.summary.passed"),
         say("conformance.summary.failed"),
         say("conformance.summary.skipped"),
     )
+
+
+def print_summary(summary: Summary, out: IO[str]) -> None:
+    # The columns as wide as the language's words need.
+    labels = count_labels()
     label_width = max(10, *(len(label) + 1 for label in labels))
     for label, value in zip(labels, _counts(summary.total), strict=True):
         print(f"{label:<{label_width}}{number(value):>8}", file=out)

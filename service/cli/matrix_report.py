@@ -18,6 +18,7 @@ from .conformance_report import (
     JUNIT_NAME,
     VALUE_CHARS,
     code,
+    count_labels,
     difference_value,
     first_difference,
     junit_case,
@@ -96,12 +97,7 @@ def verdict(matrix: Matrix) -> str:
 def print_matrix(matrix: Matrix, out: IO[str], details: bool = True) -> None:
     """The summary: counts per implementation, then by operation; the disagreements and the cases
     every implementation fails (the first few, with ``details``); the policy's verdict."""
-    labels = (
-        say("conformance.summary.cases"),
-        say("conformance.summary.passed"),
-        say("conformance.summary.failed"),
-        say("conformance.summary.skipped"),
-    )
+    labels = count_labels()
     header = say("matrix.implementation")
     width = max(len(header), *(len(name) for name in matrix.names)) + 2
     column = max(9, *(len(label) + 2 for label in labels))

@@ -234,16 +234,8 @@ class _Check(Mismatches):
                 )
                 self.differ("/claims/first_violation", claimed, correct, message)
             return
-        for key in ("code", "trick", "seat"):
-            if claimed[key] != correct[key]:
-                # Each in words: the fault's name, the trick (said from 1) or none, the seat or no one.
-                said = _FIRST_VIOLATION_WORDS[key]
-                self.differ(
-                    f"/claims/first_violation/{key}",
-                    claimed[key],
-                    correct[key],
-                    msg(_FIRST_VIOLATION_KEYS[key], correct=said(correct[key]), claimed=said(claimed[key])),
-                )
+        # Each in words: the fault's name, the trick (said from 1) or none, the seat or no one.
+        self._parts("/claims/first_violation", claimed, correct, _FIRST_VIOLATION_KEYS, _FIRST_VIOLATION_WORDS)
 
     def ruling(self, claimed: dict[str, Any] | None, correct: dict[str, Any] | None) -> None:
         if claimed is None or correct is None:
@@ -251,15 +243,23 @@ class _Check(Mismatches):
                 message = msg("claim.ruling.none") if correct is None else msg("claim.ruling.some")
                 self.differ("/claims/ruling", claimed, correct, message)
             return
-        for key in ("decision", "side_at_fault"):
+        self._parts("/claims/ruling", claimed, correct, _RULING_KEYS, _RULING_WORDS)
+
+    def _parts(
+        self,
+        pointer: str,
+        claimed: dict[str, Any],
+        correct: dict[str, Any],
+        keys: dict[str, str],
+        words: dict[str, Callable[[Any], Arg]],
+    ) -> None:
+        """Each part of a claimed object that differs, at its pointer, said with its key's message and
+        its words (in the order of ``keys``)."""
+        for key, catalog_key in keys.items():
             if claimed[key] != correct[key]:
-                said = _RULING_WORDS[key]
-                self.differ(
-                    f"/claims/ruling/{key}",
-                    claimed[key],
-                    correct[key],
-                    msg(_RULING_KEYS[key], correct=said(correct[key]), claimed=said(claimed[key])),
-                )
+                said = words[key]
+                message = msg(catalog_key, correct=said(correct[key]), claimed=said(claimed[key]))
+                self.differ(f"{pointer}/{key}", claimed[key], correct[key], message)
 
 
 def check_claims(

@@ -24,7 +24,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -171,24 +171,35 @@ CSV_DESCRIPTION = (
 )
 
 
-def csv_answer_doc(example: Any) -> dict[str, Any]:
-    """The operation's CSV answer as the contract describes it: the media type, its example in each
-    language (from the operation's JSON example, ``example.answer``), and the file name's header."""
+def csv_doc(
+    example: Any, write: Callable[[dict[str, Any], str], str], description: str, disposition: str, file_name: str
+) -> dict[str, Any]:
+    """An operation's CSV answer as the contract describes it: the media type and the columns
+    (``description``), its example in each language written by ``write`` from the operation's JSON
+    example (``example.answer``), and the file name's header (``disposition``, ``file_name``)."""
     examples = {
         language: {
             "summary": f"{example.summary}, Accept-Language: {language} (shown without its byte-order mark)",
-            "value": sheet_csv(example.answer, language).removeprefix(BOM),
+            "value": write(example.answer, language).removeprefix(BOM),
         }
         for language in SEPARATORS
     }
     header = {
-        "description": "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266; "
-        "`filename*` in UTF-8, RFC 8187, beside an ASCII `filename` when the table's name is not ASCII).",
+        "description": disposition,
         "schema": {"type": "string"},
-        "example": 'attachment; filename="score-sheet-table-12.csv"',
+        "example": f'attachment; filename="{file_name}"',
     }
-    content = {MEDIA_TYPE: {"schema": {"type": "string", "description": CSV_DESCRIPTION}, "examples": examples}}
+    content = {MEDIA_TYPE: {"schema": {"type": "string", "description": description}, "examples": examples}}
     return {"responses": {200: {"headers": {"Content-Disposition": header}, "content": content}}}
+
+
+def csv_answer_doc(example: Any) -> dict[str, Any]:
+    """The score sheet's CSV answer as the contract describes it."""
+    disposition = (
+        "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266; `filename*` in UTF-8, "
+        "RFC 8187, beside an ASCII `filename` when the table's name is not ASCII)."
+    )
+    return csv_doc(example, sheet_csv, CSV_DESCRIPTION, disposition, "score-sheet-table-12.csv")
 
 
 # ---- a tournament's standings ------------------------------------------------------------------
@@ -251,21 +262,6 @@ STANDINGS_CSV_DESCRIPTION = (
 
 
 def standings_csv_doc(example: Any) -> dict[str, Any]:
-    """The standings' CSV answer as the contract describes it: the media type, its example in each
-    language, and the file name's header."""
-    examples = {
-        language: {
-            "summary": f"{example.summary}, Accept-Language: {language} (shown without its byte-order mark)",
-            "value": standings_csv(example.answer, language).removeprefix(BOM),
-        }
-        for language in SEPARATORS
-    }
-    header = {
-        "description": "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266).",
-        "schema": {"type": "string"},
-        "example": 'attachment; filename="tournament-standings.csv"',
-    }
-    content = {
-        MEDIA_TYPE: {"schema": {"type": "string", "description": STANDINGS_CSV_DESCRIPTION}, "examples": examples}
-    }
-    return {"responses": {200: {"headers": {"Content-Disposition": header}, "content": content}}}
+    """The standings' CSV answer as the contract describes it."""
+    disposition = "With `text/csv` only: `attachment`, and the file name to save it as (RFC 6266)."
+    return csv_doc(example, standings_csv, STANDINGS_CSV_DESCRIPTION, disposition, "tournament-standings.csv")

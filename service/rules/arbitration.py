@@ -123,25 +123,32 @@ class _Row:
     """A poignée (index in the record) completed to the tier it aimed at, and that tier."""
 
 
-def rule_deal(
-    deal: DealContext,
-    hands: Sequence[CardMask],
-    discard: CardMask,
-    tricks: Sequence[Trick],
-    taker: int,
-    side_of: Sequence[Side],
-    opening_leader: int,
-    summary: Summary,
-) -> Ruling:
-    """The ruling on a complete deal with violations. ``hands`` are the hands as play began,
-    ``side_of`` each seat's side, ``opening_leader`` the seat that led the first trick, and
-    ``summary`` the deal's summary (its poignées are read again here, as shown)."""
+@dataclass(frozen=True, slots=True)
+class AsPlayed:
+    """A complete deal as it was played, as the ruling reads it."""
+
+    deal: DealContext
+    hands: Sequence[CardMask]
+    """The hands as play began."""
+    discard: CardMask
+    tricks: Sequence[Trick]
+    taker: int
+    side_of: Sequence[Side]
+    """Each seat's side."""
+    opening_leader: int
+    """The seat that led the first trick."""
+
+
+def rule_deal(played: AsPlayed, summary: Summary) -> Ruling:
+    """The ruling on a complete deal with violations; ``summary`` is the deal's summary (its
+    poignées are read again here, as shown)."""
+    deal, side_of = played.deal, played.side_of
     n = deal.record.players
     tiers = _tiers_shown(deal)
     as_played = score(summary._replace(poignees=tuple((side_of[p.seat], t) for p, t in tiers if t is not None)))
     won = as_played.won
     roots = [(i, v) for i, v in enumerate(deal.violations) if v.caused_by is None]
-    rows = [_row(i, v, deal, hands, discard, tricks, taker, side_of, opening_leader) for i, v in roots]
+    rows = [_row(i, v, played) for i, v in roots]
     faults = tuple(i for i, _ in roots)
 
     def ruling(decision: Decision, reason: RulingReason, at_fault: AtFault | None, marks: tuple[int, ...]) -> Ruling:
@@ -188,18 +195,9 @@ def _tiers_shown(deal: DealContext) -> list[tuple[PoigneeShown, PoigneeSize | No
     return out
 
 
-def _row(
-    index: int,
-    v: Violation,
-    deal: DealContext,
-    hands: Sequence[CardMask],
-    discard: CardMask,
-    tricks: Sequence[Trick],
-    taker: int,
-    side_of: Sequence[Side],
-    opening_leader: int,
-) -> _Row:
+def _row(index: int, v: Violation, played: AsPlayed) -> _Row:
     """The row of the table for one root fault."""
+    deal, side_of = played.deal, played.side_of
     code = v.code
     side: tuple[Side, ...] = () if v.seat is None else (side_of[v.seat],)
     if code in _DEALING_FAULTS or (code is ViolationCode.DUPLICATE_CARD and v.trick is None):
@@ -212,7 +210,7 @@ def _row(
             return _Row(index, RulingReason.DEALING_ERROR_DISREGARDED, (), None)
         return _Row(index, RulingReason.DEALING_FAULT, (), None)
     if code is ViolationCode.WRONG_LEADER:
-        return _lead_out_of_turn(index, v, tricks, taker, side_of)
+        return _lead_out_of_turn(index, v, played.tricks, played.taker, side_of)
     if code in _PLAY_FAULTS:
         return _Row(index, RulingReason.COMPLETED_RENOUNCE, side, True)
     if code in _DISCARD_FAULTS:
@@ -221,7 +219,7 @@ def _row(
         # A bid or a call the record cannot pin on one seat is the taker's: his contract.
         return _Row(index, RulingReason.AUCTION_FAULT, side or (Side.ATTACK,), True)
     if code in _POIGNEE_FAULTS:
-        return _poignee(index, v, deal, hands, discard, taker, side_of, opening_leader)
+        return _poignee(index, v, played)
     # A card played twice, cards beyond the deal's count: with no seat to hold to it, neither
     # side may profit.
     return _Row(index, RulingReason.WRONG_CARD_COUNT, side or (Side.ATTACK, Side.DEFENCE), True)
@@ -243,17 +241,9 @@ def _lead_out_of_turn(index: int, v: Violation, tricks: Sequence[Trick], taker: 
     return _Row(index, RulingReason.EXPOSED_CARD, (side,), None)
 
 
-def _poignee(
-    index: int,
-    v: Violation,
-    deal: DealContext,
-    hands: Sequence[CardMask],
-    discard: CardMask,
-    taker: int,
-    side_of: Sequence[Side],
-    opening_leader: int,
-) -> _Row:
+def _poignee(index: int, v: Violation, played: AsPlayed) -> _Row:
     """A poignée's presentation fault, by the FFT Code text's table (§14.6)."""
+    deal, side_of, taker = played.deal, played.side_of, played.taker
     assert v.seat is not None
     seat, side = v.seat, (side_of[v.seat],)
     shown_index, shown = _poignee_of(deal, seat)
@@ -263,14 +253,14 @@ def _poignee(
     if v.code is ViolationCode.POIGNEE_EXCUSE:
         return _Row(index, RulingReason.POIGNEE_EXCUSE, side, True)
     if v.code is ViolationCode.POIGNEE_LATE:
-        first = first_card_at(seat, opening_leader, deal.record.players)
+        first = first_card_at(seat, played.opening_leader, deal.record.players)
         if shown.shown_at == first + 1:  # after its first card, which the next card had not covered
             return _Row(index, RulingReason.POIGNEE_BEFORE_COVERED, (), None)
         if by_taker:  # not counted if he won, counted if he lost
             return _Row(index, RulingReason.POIGNEE_LATE, side, None, shown_index, True)
         return _Row(index, RulingReason.POIGNEE_LATE, side, True)
     sizes = deal.table.poignee_sizes
-    hand = showable_cards(hands[seat], discard, by_taker)
+    hand = showable_cards(played.hands[seat], played.discard, by_taker)
     held = count(hand & TRUMPS) + (1 if hand & EXCUSE_BIT else 0)
     n = len(shown.cards)
     aim = min((size for size in sizes if size >= n), default=None)
@@ -298,4 +288,4 @@ def _message(decision: Decision, reason: RulingReason, at_fault: AtFault | None)
     return msg(f"ruling.{decision.value}", reason=msg(f"ruling.reason.{reason.value}"), side=msg(f"ruling.side.{side}"))
 
 
-copied_by_constructor(Ruling, _Row)
+copied_by_constructor(AsPlayed, Ruling, _Row)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ..messages import Message, msg
-from .arbitration import Ruling, rule_deal
+from .arbitration import AsPlayed, Ruling, rule_deal
 from .auction import contract_and_taker
 from .call import called_card_played, check_call, partner_of
 from .cards import CardMask
@@ -158,7 +158,7 @@ def _evaluate(record: DealRecord) -> Evaluation:
         if valid:
             result = score(summary)
         else:
-            ruling = rule_deal(deal, hands, discard, tricks, taker, side_of, opening_leader, summary)
+            ruling = rule_deal(AsPlayed(deal, hands, discard, tricks, taker, side_of, opening_leader), summary)
     elif tricks:
         excuse = excuse_so_far(tricks, side_of, record.rules, table.tricks - 1)
     return Evaluation(
