@@ -46,7 +46,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,6 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from load.background import Background  # noqa: E402
 from load.run import Server, free_port  # noqa: E402
 
 BASELINE = "e32561b"
@@ -105,7 +105,7 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-class Prober:
+class Prober(Background):
     """The kubelet's probes, on new connections, timed; and a sample of the refusals' heads."""
 
     def __init__(self, port: int, service_port: int) -> None:
@@ -114,22 +114,11 @@ class Prober:
         self.failures: list[str] = []
         self.heads: list[str] = []
         self.polite: list[tuple[int, float]] = []
-        self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._probe), threading.Thread(target=self._sample)]
-
-    def __enter__(self) -> Prober:
-        for thread in self._threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_: Any) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join()
+        super().__init__([self._probe, self._sample])
 
     def _probe(self) -> None:
         i = 0
-        while not self._stop.wait(PROBE_EVERY):
+        while not self.stop.wait(PROBE_EVERY):
             path = PROBES[i % 2]
             i += 1
             start = time.monotonic()
@@ -152,7 +141,7 @@ class Prober:
         ).encode() + body
         conn: socket.socket | None = None
         pause = POLITE_EVERY
-        while not self._stop.wait(pause):
+        while not self.stop.wait(pause):
             pause = POLITE_EVERY
             try:
                 if conn is None:

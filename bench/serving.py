@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from load.run import Server, free_port, wrk  # noqa: E402
+from load.slow import SlowClients  # noqa: E402
 
 REPORTS = ROOT / "reports" / "bench"
 BODIES = ROOT / "load" / "bodies"
@@ -193,40 +194,16 @@ def status_of(sock: socket.socket, timeout: float) -> str:
 
 
 def slow_clients(name: str, options: tuple[str, ...], app: str) -> dict[str, Any]:
-    rounds = 5
-    body = json.dumps(LEGAL).encode()
-    in_headers = (b"POST /v1/tricks/legal-cards HTTP/1.1\r\nHost: t\r\nX-Slow: ", b"a" * rounds,
-                  b"\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)  # fmt: skip
-    in_body = (b"POST /v1/tricks/legal-cards HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-               b"Content-Length: %d\r\n\r\n" % (rounds + len(body)), b" " * rounds, body)  # fmt: skip
     server = start(name, options, app, {"HEADER_TIMEOUT_SECONDS": "60", "BODY_TIMEOUT_SECONDS": "60"})
-    slow: list[tuple[socket.socket, tuple[bytes, bytes, bytes]]] = []
     base = f"http://127.0.0.1:{server.port}"
     try:
-        for n in range(400):
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            parts = in_headers if n % 2 == 0 else in_body
-            sock.sendall(parts[0])
-            slow.append((sock, parts))
-
-        def trickle() -> None:
-            for sent in range(rounds):
-                time.sleep(0.2)
-                for sock, parts in slow:
-                    sock.sendall(parts[1][sent : sent + 1])
-
-        trickler = threading.Thread(target=trickle)
-        trickler.start()
-        jobs = [("/v1/tricks/legal-cards", LEGAL)] * 60 + [("/v1/deals/evaluate", DEAL)] * 20
-        with ThreadPoolExecutor(4) as pool:
-            answers = list(pool.map(lambda job: timed_post(base, *job), jobs))
-        trickler.join()
-        for sock, parts in slow:
-            sock.sendall(parts[2])
-        finished = [status_of(sock, 10) for sock, _ in slow]
+        with SlowClients(server.port, LEGAL) as slow:
+            slow.trickle()
+            jobs = [("/v1/tricks/legal-cards", LEGAL)] * 60 + [("/v1/deals/evaluate", DEAL)] * 20
+            with ThreadPoolExecutor(4) as pool:
+                answers = list(pool.map(lambda job: timed_post(base, *job), jobs))
+            finished = [status_of(sock, 10) for sock in slow.finish()]
     finally:
-        for sock, _ in slow:
-            sock.close()
         server.stop()
     times = sorted(seconds for _, seconds in answers)
     return {

@@ -14,6 +14,7 @@ Figures: docs/reliability.md.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from load.background import Background
 from load.deployed import Container, container_spec, grace_seconds
 from tests.image import MARK, Image
 from tests.mutations import faulty
@@ -275,7 +277,7 @@ SESSION = 4
 """Requests a new client of the spike sends on its connection."""
 
 
-class Kubelet:
+class Kubelet(Background):
     """The Deployment's probes of one instance, as the kubelet makes them: readiness and liveness
     on the probe port, each at its period and timeout; an instance is taken out of the Service
     after readiness fails ``failureThreshold`` times in a row, and restarted after liveness does."""
@@ -287,23 +289,12 @@ class Kubelet:
         self.verdicts: list[str] = []
         self.slowest = 0.0
         self.asked = 0
-        self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._probe, args=(name,)) for name in self.probes]
-
-    def __enter__(self) -> Kubelet:
-        for thread in self._threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_: Any) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join()
+        super().__init__([functools.partial(self._probe, name) for name in self.probes])
 
     def _probe(self, name: str) -> None:
         probe = self.probes[name]
         path, period, timeout = probe["httpGet"]["path"], probe["periodSeconds"], probe["timeoutSeconds"]
-        while not self._stop.wait(period):
+        while not self.stop.wait(period):
             started = time.monotonic()
             try:
                 with urllib.request.urlopen(self.container.health_base + path, timeout=timeout) as answer:

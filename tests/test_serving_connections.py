@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from typing import Any, BinaryIO
 
 import pytest
 
+from load.slow import SlowClients
 from tests.conftest import deal_request, golden
 from tests.serving import Gunicorn, call
 
@@ -94,46 +94,17 @@ def test_hundreds_of_slow_clients_do_not_delay_anyone() -> None:
     # Admission is not what this is about: 400 requests ending at once on a loaded machine may
     # be more work than the bound lets a worker queue (tests/test_serving_overload.py).
     patient = {"HEADER_TIMEOUT_SECONDS": "60", "BODY_TIMEOUT_SECONDS": "60"} | NO_ADMISSION_BOUND
-    rounds = 5
-    body = json.dumps(LEGAL).encode()
-    in_headers = (b"POST /v1/tricks/legal-cards HTTP/1.1\r\nHost: t\r\nX-Slow: ", b"a" * rounds,
-                  b"\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)  # fmt: skip
-    in_body = (b"POST /v1/tricks/legal-cards HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-               b"Content-Length: %d\r\n\r\n" % (rounds + len(body)), b" " * rounds, body)  # fmt: skip
     with Gunicorn(patient) as g:
-        slow: list[tuple[socket.socket, tuple[bytes, bytes, bytes]]] = []
-        stop = threading.Event()
-        try:
-            for n in range(400):
-                s = socket.create_connection(("127.0.0.1", g.port), timeout=10)
-                parts = in_headers if n % 2 == 0 else in_body
-                s.sendall(parts[0])
-                slow.append((s, parts))
-
-            def trickle() -> None:
-                for sent in range(rounds):
-                    if stop.wait(0.2):
-                        return
-                    for s, parts in slow:
-                        s.sendall(parts[1][sent : sent + 1])
-
-            trickler = threading.Thread(target=trickle)
-            trickler.start()
+        with SlowClients(g.port, LEGAL) as slow:
+            slow.trickle()
             jobs = [("/v1/tricks/legal-cards", LEGAL)] * 60 + [("/v1/deals/evaluate", DEAL)] * 20
             with ThreadPoolExecutor(4) as pool:
                 answers = list(pool.map(lambda job: timed_call(g.base, *job), jobs))
-            trickler.join()
             assert {status for status, _ in answers} == {200}
             slowest = max(seconds for _, seconds in answers)
             assert slowest < 0.25, f"slowest ordinary request took {slowest * 1000:.0f} ms"
             assert call(g.base, "GET", "/livez").status == 200
-            for s, parts in slow:
-                s.sendall(parts[2])
-            assert [read_answer(s)[0] for s, _ in slow] == [200] * 400
-        finally:
-            stop.set()
-            for s, _ in slow:
-                s.close()
+            assert [read_answer(s)[0] for s in slow.finish()] == [200] * 400
         # The instance is still whole once they have gone.
         time.sleep(0.2)
         assert all(call(g.base, "POST", "/v1/tricks/legal-cards", LEGAL).status == 200 for _ in range(10))
