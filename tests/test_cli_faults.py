@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.cli import conformance_report, conformance_run, words
+from service.cli import conformance_matrix, conformance_report, conformance_run, matrix_report, words
 from service.cli.casefiles import Case, CaseFile
 from service.cli.faults import ROOTS_NAMED, Fault, details, fault_of, faults_of, head, roots, summary
 from service.cli.outcome import Outcome, Status, failure_details, failure_message, faulty_details, faulty_line
@@ -303,7 +303,9 @@ def test_the_conformance_runner_says_the_answers_roots(
         assert out[at - 1].startswith("    /valid")
         # The JUnit failure: its message and type as before; its text ends with the answer's faults.
         junit = tmp_path / f"junit-{language}.xml"
-        conformance_report.write_junit(str(junit), files, ran)
+        matrix_report.write_junit(
+            str(junit), files, conformance_matrix.Matrix([conformance_matrix.Column("x", "", ran)])
+        )
         failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
         assert failure is not None
         mismatch = conformance_report.JUNIT_MISMATCH
@@ -313,5 +315,9 @@ def test_the_conformance_runner_says_the_answers_roots(
         assert text[3].startswith("  " + roots_said.split(" — ")[0]) and " — " in text[3]
         assert len(text) == 3 + 1 + 1 + 6  # the heading, the root, the consequences' heading, six consequences
         # The Markdown report: a column of the answer's root faults.
-        [row] = [row for row in conformance_report.markdown(found, "").splitlines() if row.startswith("| `x/001` |")]
+        [row] = [
+            row
+            for row in conformance_report.markdown(conformance_matrix.Column("x", "", ran)).splitlines()
+            if row.startswith("| `x/001` |")
+        ]
         assert row.endswith(f"| {roots_said} |")

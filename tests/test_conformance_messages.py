@@ -30,8 +30,7 @@ from service.cli import words
 from service.cli.casefiles import Case, CaseFile, json_equal
 from service.cli.client import service_url, wrong_base
 from service.cli.conformance_matrix import Column, Matrix
-from service.cli.conformance_report import markdown, print_details, write_html, write_junit
-from service.cli.conformance_run import Summary
+from service.cli.conformance_report import markdown, print_details, write_html
 from service.cli.matrix_html import write_matrix_html
 from service.cli.matrix_report import markdown as matrix_markdown
 from service.cli.matrix_report import print_matrix
@@ -295,11 +294,12 @@ def reports(directory: Path, case: Case, failed: Outcome, passed: Outcome) -> di
     ``failed``) says of the case."""
     files = [CaseFile(case.file, "Cases.", (case,))]
     ran = [(case, failed)]
-    summary = Summary.of(ran)
+    one = Column("a", "x", ran)  # a run of one is a matrix of one column
+    summary = one.summary
     terminal = io.StringIO()
     print_details(summary, terminal)
-    write_junit(str(directory / "one.xml"), files, ran)
-    write_html(str(directory / "one.html"), files, ran, summary)
+    write_matrix_junit(str(directory / "one.xml"), files, Matrix([one]))
+    write_html(str(directory / "one.html"), files, one)
     matrix = Matrix([Column("a", "x", [(case, passed)]), Column("b", "y", ran)])
     side_by_side = io.StringIO()
     print_matrix(matrix, side_by_side)
@@ -307,7 +307,7 @@ def reports(directory: Path, case: Case, failed: Outcome, passed: Outcome) -> di
     write_matrix_html(str(directory / "two.html"), matrix)
     return {
         "terminal": _said_of(terminal.getvalue()),
-        "markdown": _cells_of(markdown(summary, "")),
+        "markdown": _cells_of(markdown(one)),
         "junit": _failures(directory / "one.xml"),
         "html": _cells(directory / "one.html"),
         "matrix terminal": _said_of(side_by_side.getvalue()),
