@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -199,3 +201,37 @@ def test_17_5_feuille_de_route_lists_every_play(sessions: tuple[Session, ...]) -
             (p.etui, p.table, p.score) for p in plays
         ]
         assert all(line.orientation == ORIENTATIONS[plays[0].players.index(feuille.entrant)] for line in feuille.lines)
+
+
+@settings(max_examples=80, deadline=None)
+@given(tournaments())
+def test_17_5_triplettes_properties(sessions: tuple[Session, ...]) -> None:
+    # The same tournament with a triplette at each table's North-South and one at its East-West.
+    triplettes = tuple(
+        Session(s.etuis, tuple(Play(p.position, p.table, p.etui, (f"NS{p.table}", f"EW{p.table}") * 2, p.score)
+                               for p in s.plays))
+        for s in sessions
+    )  # fmt: skip
+    result = duplicate_standings(DuplicateRequest(Form.TRIPLETTES, triplettes))
+    takers = {e.number: e.taker for e in sessions[0].etuis}
+    for pct in result.sessions[0].percentages:
+        attacks = sum(
+            1
+            for p in triplettes[0].plays
+            if pct.entrant in p.players and (takers[p.etui] in ("north", "south")) == pct.entrant.startswith("NS")
+        )
+        assert pct.attacks <= attacks
+        if pct.attack is not None and pct.defence is not None:
+            assert pct.overall == (pct.attack + pct.defence) / 2
+        assert pct.overall is None or 0 <= pct.overall <= 100
+    assert result.alterne is not None
+    assert sorted(r.entrant for r in result.alterne) == sorted(r.entrant for r in result.general if r.rank)
+    assert {r.line for r in result.alterne} <= {"north_south", "east_west"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(tournaments(sessions=2))
+def test_17_6_results_copy_and_pickle(sessions: tuple[Session, ...]) -> None:
+    result = standings(sessions)
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(result) == result
