@@ -319,3 +319,36 @@ class SeatingFault(Verdict):
         "spread evenly (§16.5, rule 5).",
     )
     FIXED_ELSEWHERE = "fixed_elsewhere", "A player fixed to a table sits at another (§16.5, rule 6)."
+
+
+class DuplicateFault(Verdict):
+    """What the control table of a duplicate session finds in its *fiches ambulantes* (rules.md
+    §17.9): reported at its play, never corrected."""
+
+    IMPOSSIBLE_SCORE = (
+        "impossible_score",
+        "A figure no Garde at four players gives: odd, or beyond what the margin and the bonuses reach (§17.3).",
+    )
+    ETUI_TWICE_FOR_PLAYER = (
+        "etui_twice_for_player",
+        "A player (or a triplette) plays an étui a second time: deals and players never meet twice (§17.9).",
+    )
+    ETUI_TWICE_IN_POSITION = (
+        "etui_twice_in_position",
+        "An étui played at a second table in one position: one étui is at one table at a time (§17.9).",
+    )
+    ETUI_PLAYED_ONCE = "etui_played_once", "An étui played at one table only: it has no topage (§17.4)."
+    ORIENTATION_CHANGED = (
+        "orientation_changed",
+        "A player at another orientation than at his first play: players never change orientation (§17.9).",
+    )
+    NOT_IN_MOVEMENT = "not_in_movement", "A play at a position and table the movement does not have (§17.9)."
+    PLAYERS_NOT_AS_MOVEMENT = (
+        "players_not_as_movement",
+        "A play's players are not those the movement seats at its table and position (§17.9).",
+    )
+    ETUI_NOT_AS_MOVEMENT = (
+        "etui_not_as_movement",
+        "A play's étui is not one the movement gives its table at its position (§17.9).",
+    )
+    PLAY_MISSING = "play_missing", "An étui the movement gives a table at a position has no play (§17.9)."
