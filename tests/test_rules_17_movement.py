@@ -21,9 +21,11 @@ from service.rules.duplicate_movement import (
     Movement,
     MovementRequest,
     default_players,
+    line_offsets,
     linear_speeds,
     make_movement,
     movement_faults,
+    repeat_counts,
 )
 from service.rules.duplicate_movement_check import check_movement
 from service.rules.duplicate_sittings import DUPLICATE_ORIENTATIONS, Etui, Sitting
@@ -167,6 +169,44 @@ def test_17_1_every_movement_is_well_formed_and_lists_its_repeats(case: tuple[in
     assert m.perfect is (not players)
     if gcd(t, 6) == 1:
         assert m.perfect
+
+
+# T: (the most positions with a perfect movement, the pairs meeting twice over T positions), as
+# rules.md §17.1 gives them; no pair meets three times from 4 tables up.
+MEASURED = {
+    3: (1, 6), 4: (1, 28), 6: (5, 36), 8: (4, 56), 9: (6, 36), 10: (7, 60), 12: (8, 72), 14: (9, 112),
+    15: (11, 105), 16: (11, 144), 18: (12, 162), 20: (14, 200), 21: (14, 210), 22: (15, 264),
+    24: (18, 288), 26: (17, 338), 27: (18, 324), 28: (20, 364), 30: (23, 420),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("tables", sorted(MEASURED))
+def test_17_1_what_is_guaranteed_per_table_count(tables: int) -> None:
+    most, pairs = MEASURED[tables]
+    assert make_movement(MovementRequest(tables, most)).perfect
+    if most < tables:
+        assert not make_movement(MovementRequest(tables, most + 1)).perfect
+    full = make_movement(MovementRequest(tables))
+    assert len(full.repeats) == pairs and full.etui_repeats == ()
+    assert all(len(r.positions) == 2 for r in full.repeats) or tables == 3
+
+
+def test_17_1_below_five_tables_two_positions_repeat() -> None:
+    # Between two positions each line moves by a step δ_L ≠ 0 (no étui twice) and the four steps
+    # differ (no meeting twice): four distinct nonzero elements of Z_T need T ≥ 5.
+    for t in (3, 4):
+        assert make_movement(MovementRequest(t, 1)).perfect
+        assert not make_movement(MovementRequest(t, 2)).perfect
+
+
+def test_17_1_meetings_repeated_count_before_pairs() -> None:
+    # 8 tables, 8 positions: the four lines moving together make 48 pairs meeting more than once,
+    # fewer than the 56 of the movement taken, but those meet at every position.
+    together = tuple(tuple(range(8)) for _ in range(4))
+    assert repeat_counts(together, 8) == (48 * 7, 48)
+    assert repeat_counts(line_offsets(8, 8), 8) == (56, 56)
+    m = make_movement(MovementRequest(8))
+    assert max(len(r.positions) for r in m.repeats) == 2
 
 
 def test_17_1_same_request_same_movement() -> None:

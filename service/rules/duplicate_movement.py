@@ -26,8 +26,10 @@ their differences even: repeats after ``T/2`` positions), and none at all is for
 ``T`` even (``π_L − π_M`` summed over all positions is 0, a permutation of ``Z_T`` sums to
 ``T/2``). The movement is the better of the best linear one (speeds searched, repeats counted in
 closed form) and the first ``P`` positions of a movement found once by a search and written in
-:mod:`.duplicate_movement_tables`; the order is: no étui played twice, then the fewest pairs of
-players meeting more than once, then the fewest meetings repeated, then the linear one.
+:mod:`.duplicate_movement_tables`; the order is: no étui played twice, then the fewest meetings
+repeated (a meeting of two players after their first), then the fewest pairs of players meeting
+more than once, then the linear one. *Why* meetings first: counted in pairs, two lines moving
+together (``T`` pairs meeting at every position) would beat many pairs meeting twice.
 """
 
 from __future__ import annotations
@@ -148,9 +150,9 @@ def line_offsets(tables: int, positions: int) -> tuple[tuple[int, ...], ...]:
 
 
 def repeat_counts(pi: Sequence[Sequence[int]], tables: int) -> tuple[int, int]:
-    """The pairs of players meeting more than once and the meetings repeated (each meeting after a
-    pair's first), counted per two lines: a value the difference takes ``c`` times is ``T`` pairs
-    meeting ``c`` times."""
+    """The meetings repeated (each meeting of two players after their first) and the pairs of
+    players meeting more than once, counted per two lines: a value the difference takes ``c``
+    times is ``T`` pairs meeting ``c`` times."""
     pairs = meetings = 0
     for a, b in _LINE_PAIRS:
         count: dict[int, int] = {}
@@ -159,15 +161,16 @@ def repeat_counts(pi: Sequence[Sequence[int]], tables: int) -> tuple[int, int]:
             count[v] = count.get(v, 0) + 1
         pairs += sum(1 for c in count.values() if c > 1)
         meetings += sum(c - 1 for c in count.values())
-    return pairs * tables, meetings * tables
+    return meetings * tables, pairs * tables
 
 
 def linear_speeds(tables: int, positions: int) -> tuple[int, int, int, int]:
     """The speeds ``1 ≤ u_W ≤ u_S ≤ u_E`` (north's is 1) of the best linear movement: each speed
-    runs ``positions`` tables without coming back (no étui twice), then the fewest repeats, the
-    first found (1, 2, 3, 4 when it is perfect). A difference ``d`` of two speeds comes back after
-    ``q = T / gcd(d, T)`` positions: ``min(q, P − q)`` values taken twice or more (when positive),
-    ``P − min(P, q)`` meetings repeated."""
+    runs ``positions`` tables without coming back (no étui twice), then the fewest meetings
+    repeated, then the fewest pairs meeting more than once, the first found (1, 2, 3, 4 when it
+    is perfect). A difference ``d`` of two speeds comes back after ``q = T / gcd(d, T)``
+    positions: ``P − min(P, q)`` meetings repeated, ``min(q, P − q)`` values taken twice or more
+    (when positive), each for ``T`` pairs of players."""
     t, p = tables, positions
     period = [t // gcd(d, t) for d in range(t)]
     twice = [max(0, min(q, p - q)) * t for q in period]
@@ -179,7 +182,7 @@ def linear_speeds(tables: int, positions: int) -> tuple[int, int, int, int]:
             s = allowed[j]
             for e in allowed[j:]:
                 diffs = ((w - 1) % t, (s - 1) % t, (e - 1) % t, (s - w) % t, (e - w) % t, (e - s) % t)
-                cost = (sum(twice[d] for d in diffs), sum(again[d] for d in diffs))
+                cost = (sum(again[d] for d in diffs), sum(twice[d] for d in diffs))
                 if best is None or cost < best[0]:
                     best = (cost, (1, w, s, e))
                     if cost == (0, 0):

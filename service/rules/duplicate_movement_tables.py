@@ -1,6 +1,6 @@
 """The offsets of the duplicate movement where no linear one is perfect (rules.md §17.1).
 
-Written by ``scripts/duplicate_movement_tables.py`` (simulated annealing, run once): for each
+Written by ``bench/duplicate_movement_tables.py`` (simulated annealing, run once): for each
 count of tables T sharing a factor with 6, the injections π_N, π_W, π_S, π_E of the T positions
 into Z_T, the positions in a collision last. Data only.
 """

@@ -9,7 +9,7 @@ where the difference is v). The positions are then ordered so that those in a co
 last (the one in the most collisions first to go), so that the first positions of the table are
 a good movement for fewer positions too. Run once, offline; the module it writes is the data.
 
-    python scripts/duplicate_movement_tables.py > service/rules/duplicate_movement_tables.py
+    python bench/duplicate_movement_tables.py > service/rules/duplicate_movement_tables.py
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def ordered(rows: list[list[int]], t: int) -> list[list[int]]:
 def write(offsets: dict[int, list[list[int]]]) -> str:
     """The module's text: each row wrapped at 100 characters, as ``ruff format`` leaves it."""
     out = ['"""The offsets of the duplicate movement where no linear one is perfect (rules.md §17.1).\n\n']
-    out.append("Written by ``scripts/duplicate_movement_tables.py`` (simulated annealing, run once): for each\n")
+    out.append("Written by ``bench/duplicate_movement_tables.py`` (simulated annealing, run once): for each\n")
     out.append("count of tables T sharing a factor with 6, the injections π_N, π_W, π_S, π_E of the T positions\n")
     out.append("into Z_T, the positions in a collision last. Data only.\n")
     out.append('"""\n\nfrom __future__ import annotations\n\nfrom typing import Final\n\n')
