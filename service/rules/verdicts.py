@@ -352,3 +352,27 @@ class DuplicateFault(Verdict):
         "A play's étui is not one the movement gives its table at its position (§17.9).",
     )
     PLAY_MISSING = "play_missing", "An étui the movement gives a table at a position has no play (§17.9)."
+
+
+class DuplicateMovementFault(Verdict):
+    """A rule of a duplicate tournament's movement that its sittings break (rules.md §17.1–17.2):
+    players change tables but never orientation, and deals and players never meet twice (p. 13)."""
+
+    POSITION_NUMBERS = "position_numbers", "The positions are not numbered 1, 2, … without a gap (§17.1)."
+    TABLE_TWICE = "table_twice", "Two sittings of one position have the same table number (§17.1)."
+    MISSING_PLAYER = "missing_player", "A table has an empty seat, or fewer or more than four players (§17.1)."
+    UNKNOWN_PLAYER = "unknown_player", "A seat holds someone who is not among the tournament's players (§17.1)."
+    ABSENT_PLAYER = "absent_player", "A player of the tournament sits at no table of a position (§17.1)."
+    PLAYER_TWICE = "player_twice", "A player sits at two seats of one position (§17.1)."
+    ORIENTATION_CHANGED = (
+        "orientation_changed",
+        "A player sits at another orientation than his own: players never change orientation (§17.1, p. 13).",
+    )
+    NO_ETUI = "no_etui", "A table plays no étui at a position (§17.1)."
+    ETUI_TWICE = "etui_twice", "An étui is at two tables, or twice at one table, in one position (§17.1)."
+    ETUI_REPLAYED = (
+        "etui_replayed",
+        "A player plays an étui he has played before: deals and players never meet twice (§17.1, p. 13).",
+    )
+    UNKNOWN_ETUI = "unknown_etui", "A table plays an étui no label names (§17.2)."
+    BAD_LABEL = "bad_label", "An étui's label names a taker or a dealer that is no orientation, or twice (§17.2)."
