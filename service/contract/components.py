@@ -26,6 +26,8 @@ from service.rules.variants import DealErrors, ExcuseLastTrick, FirstLead
 from service.rules.verdicts import (
     Anomaly,
     Decision,
+    DuplicateFault,
+    DuplicateMovementFault,
     LegalReason,
     RedealReason,
     RulingReason,
@@ -49,6 +51,8 @@ VERDICTS: tuple[type[Verdict], ...] = (
     Unchecked,
     Anomaly,
     SeatingFault,
+    DuplicateMovementFault,
+    DuplicateFault,
 )
 """Every verdict enum the wire carries, each a named component, in the contract's order."""
 

@@ -319,3 +319,60 @@ class SeatingFault(Verdict):
         "spread evenly (§16.5, rule 5).",
     )
     FIXED_ELSEWHERE = "fixed_elsewhere", "A player fixed to a table sits at another (§16.5, rule 6)."
+
+
+class DuplicateFault(Verdict):
+    """What the control table of a duplicate session finds in its *fiches ambulantes* (rules.md
+    §17.9): reported at its play, never corrected."""
+
+    IMPOSSIBLE_SCORE = (
+        "impossible_score",
+        "A figure no Garde at four players gives: odd, or beyond what the margin and the bonuses reach (§17.3).",
+    )
+    ETUI_TWICE_FOR_PLAYER = (
+        "etui_twice_for_player",
+        "A player (or a triplette) plays an étui a second time: deals and players never meet twice (§17.9).",
+    )
+    ETUI_TWICE_IN_POSITION = (
+        "etui_twice_in_position",
+        "An étui played at a second table in one position: one étui is at one table at a time (§17.9).",
+    )
+    ETUI_PLAYED_ONCE = "etui_played_once", "An étui played at one table only: it has no topage (§17.4)."
+    ORIENTATION_CHANGED = (
+        "orientation_changed",
+        "A player at another orientation than at his first play: players never change orientation (§17.9).",
+    )
+    NOT_IN_MOVEMENT = "not_in_movement", "A play at a position and table the movement does not have (§17.9)."
+    PLAYERS_NOT_AS_MOVEMENT = (
+        "players_not_as_movement",
+        "A play's players are not those the movement seats at its table and position (§17.9).",
+    )
+    ETUI_NOT_AS_MOVEMENT = (
+        "etui_not_as_movement",
+        "A play's étui is not one the movement gives its table at its position (§17.9).",
+    )
+    PLAY_MISSING = "play_missing", "An étui the movement gives a table at a position has no play (§17.9)."
+
+
+class DuplicateMovementFault(Verdict):
+    """A rule of a duplicate tournament's movement that its sittings break (rules.md §17.1–17.2):
+    players change tables but never orientation, and deals and players never meet twice (p. 13)."""
+
+    POSITION_NUMBERS = "position_numbers", "The positions are not numbered 1, 2, … without a gap (§17.1)."
+    TABLE_TWICE = "table_twice", "Two sittings of one position have the same table number (§17.1)."
+    MISSING_PLAYER = "missing_player", "A table has an empty seat, or fewer or more than four players (§17.1)."
+    UNKNOWN_PLAYER = "unknown_player", "A seat holds someone who is not among the tournament's players (§17.1)."
+    ABSENT_PLAYER = "absent_player", "A player of the tournament sits at no table of a position (§17.1)."
+    PLAYER_TWICE = "player_twice", "A player sits at two seats of one position (§17.1)."
+    ORIENTATION_CHANGED = (
+        "orientation_changed",
+        "A player sits at another orientation than his own: players never change orientation (§17.1, p. 13).",
+    )
+    NO_ETUI = "no_etui", "A table plays no étui at a position (§17.1)."
+    ETUI_TWICE = "etui_twice", "An étui is at two tables, or twice at one table, in one position (§17.1)."
+    ETUI_REPLAYED = (
+        "etui_replayed",
+        "A player plays an étui he has played before: deals and players never meet twice (§17.1, p. 13).",
+    )
+    UNKNOWN_ETUI = "unknown_etui", "A table plays an étui no label names (§17.2)."
+    BAD_LABEL = "bad_label", "An étui's label names a taker or a dealer that is no orientation, or twice (§17.2)."
