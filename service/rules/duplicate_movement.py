@@ -125,9 +125,24 @@ def make_movement(request: MovementRequest) -> Movement:
     lines = tuple(tuple((row[q] - q) % t for q in range(p)) for row in pi)
     offsets = (*lines, tuple(-q % t for q in range(p)))
     sittings = tuple(_sitting(players, offsets, q, table, e) for q in range(p) for table in range(t))
-    repeats, replays = player_repeats(sittings), etui_repeats(sittings)
+    # A table plays a whole set: a player replays an étui only if he meets a set again, which the
+    # offsets never let happen; the étui by étui count is made only then (it is 30 times the work).
+    replays = etui_repeats(sittings) if _meets_a_set_again(sittings) else ()
+    repeats = player_repeats(sittings)
     perfect = not repeats and not replays
     return Movement(t, p, e, players, offsets, sittings, labels(t * e), repeats, replays, perfect)
+
+
+def _meets_a_set_again(sittings: Sequence[Sitting]) -> bool:
+    """Whether a player sits at two tables playing the same set of étuis (named by its first)."""
+    seen: set[tuple[str, int]] = set()
+    for sitting in sittings:
+        for player in sitting.players:
+            key = (player, sitting.etuis[0])
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
 
 
 def _sitting(players: Sequence[Sequence[str]], offsets: Sequence[Sequence[int]], q: int, table: int, e: int) -> Sitting:
