@@ -546,7 +546,9 @@ def _movement_cases(base: dict[str, Any]) -> list[BadRequest]:
         ),
         "label_number_missing": ({**check, "etuis": [{"taker": "north", "dealer": "north"}]}, "/etuis/0/number"),
     }
-    return [BadRequest(f"movement_{name}", MOVEMENT, encode(body), 422, pointer=at) for name, (body, at) in cases.items()]
+    return [
+        BadRequest(f"movement_{name}", MOVEMENT, encode(body), 422, pointer=at) for name, (body, at) in cases.items()
+    ]
 
 
 def corpus() -> list[BadRequest]:
