@@ -431,8 +431,10 @@ def _repeats(repeats: Sequence[PlayerRepeat], replays: Sequence[EtuiRepeat]) -> 
 
 
 def schedules(sittings: Sequence[Sitting], players: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
-    """Each player's places: the players by orientation first, line by line, then any other
-    seated, in the order they first sit; each at his own orientation (given, or first sat at)."""
+    """Each player's places, north's players first, then west's, south's, east's: each line as
+    given, then any other seated at that orientation in the order they first sit (so the check
+    form of a movement made here lists them as it did); a player's orientation is his own (given,
+    or the first he sits at)."""
     own: dict[str, str] = {}
     for orientation, line in zip(DUPLICATE_ORIENTATIONS, players, strict=False):
         for pid in line:
@@ -443,7 +445,8 @@ def schedules(sittings: Sequence[Sitting], players: Sequence[Sequence[str]]) -> 
             if pid:
                 own.setdefault(pid, orientation)
                 places.setdefault(pid, []).append({"position": s.position, "table": s.table, "etuis": list(s.etuis)})
-    return [{"player": pid, "orientation": own[pid], "places": at} for pid, at in places.items()]
+    order = sorted(places, key=lambda pid: DUPLICATE_ORIENTATIONS.index(own[pid]))  # stable: lines in order
+    return [{"player": pid, "orientation": own[pid], "places": places[pid]} for pid in order]
 
 
 def dump_movement(query: MovementQuery) -> dict[str, Any]:
