@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
+from service.contract.duplicate_movement import MOVEMENT_MAX_BYTES
 from service.contract.seating import SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS_MAX_BYTES
 from service.rules.cards import CARD_CODES
@@ -107,11 +108,17 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
         "/v1/games/score": game,
         "/v1/tournaments/standings": tournament,
         SEATING: seating_body(),
+        MOVEMENT: movement_body(),
     }
 
 
 SEATING = "/v1/tournaments/seating"
-BODY_LIMITS = {"/v1/tournaments/standings": STANDINGS_MAX_BYTES, SEATING: SEATING_MAX_BYTES}
+MOVEMENT = "/v1/tournaments/duplicate/movement"
+BODY_LIMITS = {
+    "/v1/tournaments/standings": STANDINGS_MAX_BYTES,
+    SEATING: SEATING_MAX_BYTES,
+    MOVEMENT: MOVEMENT_MAX_BYTES,
+}
 """The operations that take a larger body than the application's limit, and theirs."""
 
 SIXTEEN = [f"{seat}{table}" for table in range(1, 5) for seat in "NSEW"]
@@ -131,6 +138,13 @@ def seating_body() -> dict[str, Any]:
         "fixed": [{"player": "E3", "table": 2}],
         "seed": "club-night",
     }
+
+
+def movement_body() -> dict[str, Any]:
+    """A duplicate tournament of 5 tables over 5 positions, 2 étuis a table, its players named
+    and its étuis dealt from a seed."""
+    players = {o: [f"{o[0].upper()}{t}" for t in range(1, 6)] for o in ("north", "west", "south", "east")}
+    return {"tables": 5, "positions": 5, "etuis_per_position": 2, "players": players, "seed": "club-duplicate"}
 
 
 @cache
@@ -241,7 +255,8 @@ def cases_for(path: str) -> list[BadRequest]:
     add("players_float", encode({**base, "players": 4.0}), 422, pointer="/players")
     add("players_string", encode({**base, "players": "4"}), 422, pointer="/players")
     add("players_boolean", encode({**base, "players": True}), 422, pointer="/players")
-    add("players_null", encode({**base, "players": None}), 422, pointer="/players")
+    if path != MOVEMENT:  # its players are optional: null is their default
+        add("players_null", encode({**base, "players": None}), 422, pointer="/players")
     add("players_negative", encode({**base, "players": -3}), 422, pointer="/players")
     add("players_out_of_range", encode({**base, "players": 6}), 422, pointer="/players")
     add("unknown_field", encode({**base, "extra": 1}), 422, pointer="/extra")
@@ -250,6 +265,7 @@ def cases_for(path: str) -> list[BadRequest]:
         "/v1/games/score",
         "/v1/tournaments/standings",
         SEATING,
+        MOVEMENT,
     ):  # no rules, or each deal's own
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
@@ -397,6 +413,8 @@ def cases_for(path: str) -> list[BadRequest]:
         add("tournament_tie_break", encode({**base, "tie_break": "coin"}), 422, pointer="/tie_break")
     if path == SEATING:
         c += _seating_cases(base)
+    if path == MOVEMENT:
+        c += _movement_cases(base)
 
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
@@ -463,6 +481,74 @@ def _seating_cases(base: dict[str, Any]) -> list[BadRequest]:
     surrogate = encode({**base, "players": ["@@", *SIXTEEN[1:]]}).replace(b'"@@"', b'"\\ud800"')
     out.append(BadRequest("seating_player_lone_surrogate", SEATING, surrogate, 422, pointer="/players/0"))
     return out
+
+
+def _movement_cases(base: dict[str, Any]) -> list[BadRequest]:
+    """A duplicate tournament's movement (rules.md §17.1–17.2): each field's own faults, and the
+    rules across them."""
+    players = base["players"]
+    sitting = {"position": 1, "table": 1, "players": {o: line[0] for o, line in players.items()}, "etuis": [1, 2]}
+    check = {"tables": 5, "sittings": [sitting]}
+    cases = {
+        "tables_two": ({**base, "tables": 2}, "/tables"),
+        "tables_forty_one": ({**base, "tables": 41}, "/tables"),
+        "tables_string": ({**base, "tables": "5"}, "/tables"),
+        "positions_zero": ({**base, "positions": 0}, "/positions"),
+        "positions_beyond_tables": ({**base, "positions": 6}, "/positions"),
+        "etuis_zero": ({**base, "etuis_per_position": 0}, "/etuis_per_position"),
+        "etuis_thirty_one": ({**base, "etuis_per_position": 31}, "/etuis_per_position"),
+        "players_a_list": ({**base, "players": [*players["north"]]}, "/players"),
+        "players_line_short": ({**base, "players": {**players, "west": players["west"][:4]}}, "/players/west"),
+        "players_line_missing": (
+            {**base, "players": {k: v for k, v in players.items() if k != "east"}},
+            "/players/east",
+        ),
+        "players_fifth_line": ({**base, "players": {**players, "fifth": ["F1"]}}, "/players/fifth"),
+        "player_twice_in_a_line": (
+            {**base, "players": {**players, "north": ["N1", "N1", "N3", "N4", "N5"]}},
+            "/players/north/1",
+        ),
+        "player_in_two_lines": (
+            {**base, "players": {**players, "south": ["S1", "S2", "N3", "S4", "S5"]}},
+            "/players/south/2",
+        ),
+        "player_empty_id": ({**base, "players": {**players, "north": ["", *players["north"][1:]]}}, "/players/north/0"),
+        "player_id_too_long": (
+            {**base, "players": {**players, "north": ["x" * 41, *players["north"][1:]]}},
+            "/players/north/0",
+        ),
+        "seed_empty": ({**base, "seed": ""}, "/seed"),
+        "seed_too_long": ({**base, "seed": "x" * 257}, "/seed"),
+        "seed_integer": ({**base, "seed": 7}, "/seed"),
+        "sittings_empty": ({**check, "sittings": []}, "/sittings"),
+        "sitting_not_an_object": ({**check, "sittings": [[sitting]]}, "/sittings/0"),
+        "sitting_position_zero": ({**check, "sittings": [{**sitting, "position": 0}]}, "/sittings/0/position"),
+        "sitting_table_missing": (
+            {**check, "sittings": [{k: v for k, v in sitting.items() if k != "table"}]},
+            "/sittings/0/table",
+        ),
+        "sitting_players_a_list": (
+            {**check, "sittings": [{**sitting, "players": list(sitting["players"].values())}]},
+            "/sittings/0/players",
+        ),
+        "sitting_fifth_player": (
+            {**check, "sittings": [{**sitting, "players": {**sitting["players"], "fifth": "F1"}}]},
+            "/sittings/0/players/fifth",
+        ),
+        "sitting_etui_zero": ({**check, "sittings": [{**sitting, "etuis": [0]}]}, "/sittings/0/etuis/0"),
+        "sitting_etuis_thirty_one": (
+            {**check, "sittings": [{**sitting, "etuis": list(range(1, 32))}]},
+            "/sittings/0/etuis",
+        ),
+        "label_taker_unknown": (
+            {**check, "etuis": [{"number": 1, "taker": "nord", "dealer": "north"}]},
+            "/etuis/0/taker",
+        ),
+        "label_number_missing": ({**check, "etuis": [{"taker": "north", "dealer": "north"}]}, "/etuis/0/number"),
+    }
+    return [
+        BadRequest(f"movement_{name}", MOVEMENT, encode(body), 422, pointer=at) for name, (body, at) in cases.items()
+    ]
 
 
 def corpus() -> list[BadRequest]:

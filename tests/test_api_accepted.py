@@ -83,6 +83,13 @@ SOUND: dict[str, dict[str, Any]] = {
         "seat": "next",
         "forbidden": [["A", "E"]], "fixed": [{"player": "A", "table": 1}], "tables_of_five": False, "seed": "x",
     },
+    "/v1/tournaments/duplicate/movement": {
+        "tables": 3, "positions": 3, "etuis_per_position": 1, "seed": "x",
+        "players": {o: [f"{o}{t}" for t in range(3)] for o in ("north", "west", "south", "east")},
+        "sittings": [{"position": 1, "table": 1, "players": {"north": "north0", "west": "west0", "south": "south0",
+                                                             "east": "east0"}, "etuis": [1]}],
+        "etuis": [{"number": 1, "taker": "north", "dealer": "north"}],
+    },
 }  # fmt: skip
 ENTRIES = {"record": {"record": DEAL}, "not_played": {"dealer": 0, "not_played": {"reason": "redeal"}}}
 """The sheet's other kinds of entry, for the fields inside them."""

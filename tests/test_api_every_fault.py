@@ -122,6 +122,17 @@ OPERATION_FAULTS: dict[str, tuple[dict[str, Any], list[Fault]]] = {
             ("/fixed/0/player", "Z", "/fixed/0/player", True),
         ],
     ),
+    "/v1/tournaments/duplicate/movement": (
+        {"tables": 5, "players": {o: [f"{o[0]}{t}" for t in range(1, 6)] for o in FOUR_SEATS}, "seed": "x"},
+        [
+            ("/seed", "", "/seed", False),
+            ("/etuis_per_position", 0, "/etuis_per_position", False),
+            ("/etuis", 1, "/etuis", False),
+            ("/positions", 6, "/positions", True),
+            ("/players/west/1", "n1", "/players/west/1", True),
+            ("/players/east", ["e1"], "/players/east", True),
+        ],
+    ),
 }
 
 

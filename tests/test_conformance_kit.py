@@ -26,7 +26,14 @@ from jsonschema import Draft202012Validator
 
 from service.cli.casefiles import _case, compare
 from service.rules.variants import FFT, Rules
-from service.rules.verdicts import Anomaly, LegalReason, RedealReason, SeatingFault, ViolationCode
+from service.rules.verdicts import (
+    Anomaly,
+    DuplicateMovementFault,
+    LegalReason,
+    RedealReason,
+    SeatingFault,
+    ViolationCode,
+)
 from tests.test_rulebook import SECTIONS
 
 ROOT = Path(__file__).parent.parent
@@ -46,6 +53,7 @@ OPERATIONS = {
     "/v1/games/score": "score-game",
     "/v1/tournaments/standings": "standings",
     "/v1/tournaments/seating": "seating",
+    "/v1/tournaments/duplicate/movement": "duplicate-movement",
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
 
@@ -186,6 +194,7 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     assert {f"anomaly:{code}" for code in Anomaly} <= tags
     assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/anomalies/\d+/code", k)} >= set(Anomaly)
     assert {f"seating:{code}" for code in SeatingFault} <= tags
+    assert {f"movement:{code}" for code in DuplicateMovementFault} <= tags
     assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/faults/\d+/code", k)} >= set(SeatingFault)
     assert set(PLAYER_TAGS.values()) <= tags
     assert set(FLAGS) <= tags
@@ -224,6 +233,9 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     if case["operation"] == "/v1/tournaments/standings":
         codes = {f"anomaly:{a['code']}" for a in answer["anomalies"]}
         assert codes == {t for t in case["tags"] if t.startswith("anomaly:")}
+    if case["operation"] == "/v1/tournaments/duplicate/movement":
+        codes = {f"movement:{f['code']}" for f in answer["faults"]}
+        assert codes == {t for t in case["tags"] if t.startswith("movement:")}
     if case["operation"] == "/v1/tournaments/seating":
         codes = {f"seating:{f['code']}" for f in answer["faults"]}
         assert codes == {t for t in case["tags"] if t.startswith("seating:")}

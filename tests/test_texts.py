@@ -74,7 +74,7 @@ DYNAMIC = re.compile(
 )
 KEY_LITERAL = re.compile(
     r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked|form"
-    r"|standings|anomaly|seating)\.[a-z0-9_.]+)[\"']"
+    r"|standings|anomaly|seating|movement)\.[a-z0-9_.]+)[\"']"
 )
 
 
