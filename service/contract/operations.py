@@ -12,6 +12,7 @@ import marshmallow as ma
 from .batch import EVALUATE_BATCH
 from .dealing import DEAL_CARDS
 from .declaration import Operation
+from .duplicate_standings import DUPLICATE_STANDINGS
 from .evaluate import EVALUATE
 from .games import SCORE_GAME
 from .scoring import SCORE
@@ -31,6 +32,7 @@ OPERATIONS: dict[str, Operation] = {
         SCORE_GAME,
         STANDINGS,
         SEAT_TOURNAMENT,
+        DUPLICATE_STANDINGS,
     )
 }
 """By ``operationId``, in the order the contract lists them."""
