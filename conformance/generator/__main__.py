@@ -15,6 +15,7 @@ from .bonuses import chelem_cases, petit_au_bout_cases, poignee_cases
 from .calling import called_card_cases
 from .dealing import deal_cases
 from .discard import discard_cases
+from .duplicate import duplicate_cases
 from .errors import KitError
 from .excuse import excuse_cases
 from .games import game_cases
@@ -63,6 +64,7 @@ def build() -> Kit:
     refusal_cases(kit)
     standings_cases(kit)
     seating_cases(kit)
+    duplicate_cases(kit)
     return kit
 
 
