@@ -88,7 +88,7 @@ class DecimalNumber(CodedErrors, fields.Number[Decimal]):
 
 def _bounds(field: fields.Field[Any]) -> tuple[int, int]:
     ranges = [v for v in field.validators if isinstance(v, Range)]
-    return ranges[0].min, ranges[0].max  # type: ignore[return-value]
+    return ranges[0].min, ranges[0].max
 
 
 def _decimal(places: int, low: int, high: int, description: str, **kwargs: Any) -> DecimalNumber:
