@@ -133,6 +133,14 @@ class EtuiLabelSchema(StrictSchema):
     number = _etui_number("The étui's number.", required=True)
     taker = _orientation("The orientation of its taker (p. 14).")
     dealer = _orientation("The orientation of its dealer.")
+    leader = EnumField(
+        "DuplicateOrientation",
+        load_default=None,
+        metadata={
+            "description": "Who leads the first card, as the movement's answer gives it (the dealer's right): taken "
+            "so that its labels pass as they are, not read."
+        },
+    )
 
     def build(self, data: dict[str, Any]) -> Etui:
         return Etui(data["number"], data["taker"], data["dealer"])
