@@ -22,6 +22,7 @@ from werkzeug.test import TestResponse
 
 from service.app import MAX_BODY_BYTES
 from service.contract.duplicate_movement import MOVEMENT_MAX_BYTES
+from service.contract.duplicate_standings import DUPLICATE_MAX_BYTES
 from service.contract.seating import SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS_MAX_BYTES
 from service.rules.cards import CARD_CODES
@@ -109,15 +110,18 @@ def valid_bodies() -> dict[str, dict[str, Any]]:
         "/v1/tournaments/standings": tournament,
         SEATING: seating_body(),
         MOVEMENT: movement_body(),
+        DUPLICATE: duplicate_body(),
     }
 
 
 SEATING = "/v1/tournaments/seating"
 MOVEMENT = "/v1/tournaments/duplicate/movement"
+DUPLICATE = "/v1/tournaments/duplicate/standings"
 BODY_LIMITS = {
     "/v1/tournaments/standings": STANDINGS_MAX_BYTES,
     SEATING: SEATING_MAX_BYTES,
     MOVEMENT: MOVEMENT_MAX_BYTES,
+    DUPLICATE: DUPLICATE_MAX_BYTES,
 }
 """The operations that take a larger body than the application's limit, and theirs."""
 
@@ -145,6 +149,29 @@ def movement_body() -> dict[str, Any]:
     and its étuis dealt from a seed."""
     players = {o: [f"{o[0].upper()}{t}" for t in range(1, 6)] for o in ("north", "west", "south", "east")}
     return {"tables": 5, "positions": 5, "etuis_per_position": 2, "players": players, "seed": "club-duplicate"}
+
+
+def duplicate_body() -> dict[str, Any]:
+    """A duplicate session: étuis 1 and 2, each played at two tables over two positions."""
+    a = {"north": "N1", "west": "W1", "south": "S1", "east": "E1"}
+    b = {"north": "N2", "west": "W2", "south": "S2", "east": "E2"}
+    where = [(1, 1, 1, a), (1, 2, 2, b), (2, 1, 2, a), (2, 2, 1, b)]
+    return {
+        "form": "individual",
+        "sessions": [
+            {
+                "etuis": [
+                    {"number": 1, "taker": "north", "dealer": "north"},
+                    {"number": 2, "taker": "west", "dealer": "west"},
+                ],
+                "plays": [
+                    {"position": p, "table": t, "etui": e, "players": dict(at), "score": score}
+                    for (p, t, e, at), score in zip(where, [56, -40, 62, -52], strict=True)
+                ],
+                "sittings": [{"position": p, "table": t, "players": dict(at), "etuis": [e]} for p, t, e, at in where],
+            }
+        ],
+    }
 
 
 @cache
@@ -266,6 +293,7 @@ def cases_for(path: str) -> list[BadRequest]:
         "/v1/tournaments/standings",
         SEATING,
         MOVEMENT,
+        DUPLICATE,
     ):  # no rules, or each deal's own
         add("rules_not_an_object", encode({**base, "rules": []}), 422, pointer="/rules")
         add("rules_unknown_flag", encode({**base, "rules": {"no_such_flag": True}}), 422, pointer="/rules/no_such_flag")
@@ -415,6 +443,8 @@ def cases_for(path: str) -> list[BadRequest]:
         c += _seating_cases(base)
     if path == MOVEMENT:
         c += _movement_cases(base)
+    if path == DUPLICATE:
+        c += _duplicate_cases(base)
 
     for name in required_fields()[path]:
         add(f"missing_{name}", encode({k: v for k, v in base.items() if k != name}), 422, pointer=f"/{name}")
@@ -548,6 +578,91 @@ def _movement_cases(base: dict[str, Any]) -> list[BadRequest]:
     }
     return [
         BadRequest(f"movement_{name}", MOVEMENT, encode(body), 422, pointer=at) for name, (body, at) in cases.items()
+    ]
+
+
+def _duplicate_cases(base: dict[str, Any]) -> list[BadRequest]:
+    """A duplicate tournament (rules.md §17.3–17.9): each field's own faults, and every refusal the
+    core would otherwise raise, at its pointer."""
+    session = base["sessions"][0]
+    play = session["plays"][0]
+
+    def with_session(**changes: Any) -> dict[str, Any]:
+        return {**base, "sessions": [{**session, **changes}]}
+
+    def with_play(**changes: Any) -> dict[str, Any]:
+        return with_session(plays=[{**play, **changes}, *session["plays"][1:]])
+
+    summary = {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}
+    no_score = {k: v for k, v in play.items() if k != "score"}
+    cases = {
+        "form_unknown": ({**base, "form": "pairs"}, "/form"),
+        "form_missing_sessions": ({**base, "form": "quadrettes"}, "/quadrettes"),
+        "sessions_empty": ({**base, "sessions": []}, "/sessions"),
+        "sessions_null_for_its_form": ({**base, "sessions": None}, "/sessions"),
+        "etui_listed_twice": (with_session(etuis=[session["etuis"][0]] * 2), "/sessions/0/etuis/1/number"),
+        "etui_taker_fifth": (
+            with_session(etuis=[{**session["etuis"][0], "taker": "fifth"}, session["etuis"][1]]),
+            "/sessions/0/etuis/0/taker",
+        ),
+        "etui_number_zero": (with_session(etuis=[{**session["etuis"][0], "number": 0}]), "/sessions/0/etuis/0/number"),
+        "play_of_an_etui_not_listed": (with_play(etui=9), "/sessions/0/plays/0/etui"),
+        "play_neither_score_nor_summary": (with_session(plays=[no_score]), "/sessions/0/plays/0"),
+        "play_score_and_summary": (with_play(summary=summary), "/sessions/0/plays/0"),
+        "play_score_float": (with_play(score=56.0), "/sessions/0/plays/0/score"),
+        "play_summary_off_grid": (
+            with_session(plays=[{**no_score, "summary": {**summary, "points": 49.25}}]),
+            "/sessions/0/plays/0/summary/points",
+        ),
+        "play_player_twice": (with_play(players={**play["players"], "east": "N1"}), "/sessions/0/plays/0/players/east"),
+        "play_three_players": (
+            with_play(players={k: v for k, v in play["players"].items() if k != "east"}),
+            "/sessions/0/plays/0/players/east",
+        ),
+        "play_fifth_seat": (with_play(players={**play["players"], "fifth": "X"}), "/sessions/0/plays/0/players/fifth"),
+        "triplette_split": (
+            {**base, "form": "triplettes", "sessions": [{**session, "plays": [{**play, "players": {
+                "north": "A", "west": "B", "south": "C", "east": "B"}}]}]},
+            "/sessions/0/plays/0/players/south",
+        ),
+        "coefficient_zero": (with_session(coefficient=0), "/sessions/0/coefficient"),
+        "coefficient_string": (with_session(coefficient="1.5"), "/sessions/0/coefficient"),
+        "coefficient_four_decimals": (with_session(coefficient=1.0005), "/sessions/0/coefficient"),
+        "annulled_not_played": (
+            with_session(adjustments={"annulled": [{"etui": 5}]}),
+            "/sessions/0/adjustments/annulled/0/etui",
+        ),
+        "mark_not_played": (
+            with_session(adjustments={"marks": [{"entrant": "N2", "etui": 3, "grade": 50}]}),
+            "/sessions/0/adjustments/marks/0/entrant",
+        ),
+        "mark_over_100": (
+            with_session(adjustments={"marks": [{"entrant": "N1", "etui": 1, "grade": 100.5}]}),
+            "/sessions/0/adjustments/marks/0/grade",
+        ),
+        "mark_on_annulled": (
+            with_session(adjustments={"annulled": [{"etui": 1}], "marks": [{"entrant": "N1", "etui": 1, "grade": 50}]}),
+            "/sessions/0/adjustments/marks/0/etui",
+        ),
+        "penalty_for_a_stranger": (
+            with_session(adjustments={"penalties": [{"entrant": "Z9", "points": 1}]}),
+            "/sessions/0/adjustments/penalties/0/entrant",
+        ),
+        "sitting_twice": (with_session(sittings=[session["sittings"][0]] * 2), "/sessions/0/sittings/1/table"),
+        "quadrette_against_itself": (
+            {"form": "quadrettes", "quadrettes": {"oppositions": [
+                {"first": "A", "second": "A", "deals": [{"etui": 1, "first": 82, "second": 66}]}]}},
+            "/quadrettes/oppositions/0/second",
+        ),
+        "team_prise": (
+            {"form": "team_match", "team_match": {"teams": [{"name": "A"}, {"name": "B"}], "quarters": [{"deals": [
+                {"etui": 1, "first": {"contract": "prise", "score": 20},
+                 "second": {"contract": "garde", "score": 4}}]}]}},
+            "/team_match/quarters/0/deals/0/first/contract",
+        ),
+    }  # fmt: skip
+    return [
+        BadRequest(f"duplicate_{name}", DUPLICATE, encode(body), 422, pointer=at) for name, (body, at) in cases.items()
     ]
 
 

@@ -20,6 +20,7 @@ from marshmallow import fields, validate
 
 from service.contract.common import SeatRange
 from service.contract.components import COMPONENTS
+from service.contract.duplicate_request import DecimalNumber
 from service.contract.fields import (
     CalledCardField,
     CardField,
@@ -49,6 +50,8 @@ FULL_SUMMARY = {
 DEAL = {**random_deal(4, 4), "poignees": [{"seat": 0, "cards": ["1T"] * 10}], "claims": {}, "rules": {}}
 ENTRY = {"dealer": 0, "summary": {k: v for k, v in FULL_SUMMARY.items() if k != "players"}}
 FOUR = {"north": "N", "west": "W", "south": "S", "east": "E"}
+FOUR_2 = {"north": "N2", "west": "W2", "south": "S2", "east": "E2"}
+DUPLICATE = "/v1/tournaments/duplicate/standings"
 CARD_ENTRY = {
     **ENTRY,
     "marks": {"row": {"north": 147, "west": -49, "south": -49, "east": -49}, "taker": "north", "contract": "garde"},
@@ -89,6 +92,32 @@ SOUND: dict[str, dict[str, Any]] = {
         "sittings": [{"position": 1, "table": 1, "players": {"north": "north0", "west": "west0", "south": "south0",
                                                              "east": "east0"}, "etuis": [1]}],
         "etuis": [{"number": 1, "taker": "north", "dealer": "north"}],
+    },
+    DUPLICATE: {
+        "form": "individual",
+        "sessions": [{
+            "etuis": [
+                {"number": 1, "taker": "north", "dealer": "north"}, {"number": 2, "taker": "west", "dealer": "west"},
+            ],
+            "plays": [
+                {"position": 1, "table": 1, "etui": 1, "players": FOUR, "score": 56},
+                {"position": 1, "table": 2, "etui": 2, "players": FOUR_2, "summary": FULL_SUMMARY},
+                {"position": 2, "table": 1, "etui": 2, "players": FOUR, "score": 62, "summary": None},
+                {"position": 2, "table": 2, "etui": 1, "players": FOUR_2, "score": -52},
+            ],
+            "coefficient": 1.5,
+            "adjustments": {
+                "annulled": [{"etui": 2, "reason": "a card missing"}],
+                "marks": [{"entrant": "N", "etui": 1, "grade": 60, "reason": "late"}],
+                "penalties": [{"entrant": "W", "points": 2.5, "reason": "slow"}],
+            },
+            "sittings": [
+                {"position": 1, "table": 1, "players": FOUR, "etuis": [1]},
+                {"position": 1, "table": 2, "players": FOUR_2, "etuis": [2]},
+                {"position": 2, "table": 1, "players": FOUR, "etuis": [2]},
+                {"position": 2, "table": 2, "players": FOUR_2, "etuis": [1]},
+            ],
+        }],
     },
 }  # fmt: skip
 ENTRIES = {"record": {"record": DEAL}, "not_played": {"dealer": 0, "not_played": {"reason": "redeal"}}}
@@ -246,6 +275,8 @@ def tokens(field: fields.Field[Any], players: int) -> list[str]:
             return ["0", str(players - 1)]
         ranges = [v for v in field.validators if isinstance(v, validate.Range)]
         return [str(b) for v in ranges for b in (v.min, v.max) if b is not None]
+    if isinstance(field, DecimalNumber):
+        return [str(b) for v in field.validators if isinstance(v, validate.Range) for b in (v.min, v.max)]
     if isinstance(field, StrictString):
         return [str(v.max) for v in field.validators if isinstance(v, validate.Length) and v.max is not None]
     raise AssertionError(f"a field of a kind the test does not know: {field!r}")

@@ -232,7 +232,7 @@ FAULTS = [
     ("etui_twice", spoil(clean(), "/sittings/4/etuis", [1, 10]), "/sittings/4/etuis/0"),
     ("etui_replayed", spoil(clean(), "/sittings/5/etuis", [1, 2]), "/sittings/5/etuis/0"),
     ("unknown_etui", {**clean(), "etuis": LABELS[:9]}, "/sittings/4/etuis/1"),
-    ("bad_label", {**clean(), "etuis": [*LABELS[:9], {"number": 10, "taker": "fifth", "dealer": "east"}]}, "/etuis/9"),
+    ("bad_label", {**clean(), "etuis": [*LABELS, LABELS[-1]]}, f"/etuis/{len(LABELS)}"),
 ]  # fmt: skip
 
 

@@ -5,6 +5,7 @@ answered at their pointer, planted together, are all answered at once."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -16,11 +17,13 @@ from hypothesis import strategies as st
 from conformance.generator import refusals
 from service.contract.operations import OPERATIONS
 from service.randomdeals import random_deal
+from tests import badinputs
 
 SUMMARY = {"players": 4, "contract": "garde", "taker": 0, "points": 49, "oudlers": 2}
 DEAL = random_deal(4, 4)
 BATCH = "/v1/deals/evaluate-batch"
 FOUR_SEATS = ("north", "west", "south", "east")
+DUPLICATE_SESSION = badinputs.duplicate_body()["sessions"][0]
 
 # Per operation: a sound request, and faults (the pointer spoilt, the value put there, the
 # pointer of the error it gets, and whether a rule across fields finds it).
@@ -131,6 +134,24 @@ OPERATION_FAULTS: dict[str, tuple[dict[str, Any], list[Fault]]] = {
             ("/positions", 6, "/positions", True),
             ("/players/west/1", "n1", "/players/west/1", True),
             ("/players/east", ["e1"], "/players/east", True),
+        ],
+    ),
+    "/v1/tournaments/duplicate/standings": (
+        # Two sessions: the fields' faults in the first, the rules' in the second (a session whose
+        # fields did not all load has its rules skipped, as every object's).
+        {"form": "individual", "sessions": [DUPLICATE_SESSION, copy.deepcopy(DUPLICATE_SESSION)]},
+        [
+            ("/sessions/0/plays/0/position", 0, "/sessions/0/plays/0/position", False),
+            ("/sessions/0/coefficient", "x", "/sessions/0/coefficient", False),
+            ("/sessions/0/etuis/0/taker", "fifth", "/sessions/0/etuis/0/taker", False),
+            ("/sessions/1/plays/1/etui", 9, "/sessions/1/plays/1/etui", True),
+            ("/sessions/1/sittings/1/table", 1, "/sessions/1/sittings/1/table", True),
+            (
+                "/sessions/1/adjustments",
+                {"penalties": [{"entrant": "Z", "points": 1}]},
+                "/sessions/1/adjustments/penalties/0/entrant",
+                True,
+            ),
         ],
     ),
 }

@@ -154,7 +154,12 @@ def test_a_page_named_as_other_services_name_theirs_is_told_its_route(
         ("/v1/scores", ["/v1/deals/score", "/v1/games/score"]),
         (
             "/v1/tournament",
-            ["/v1/tournaments/standings", "/v1/tournaments/seating", "/v1/tournaments/duplicate/movement"],
+            [
+                "/v1/tournaments/standings",
+                "/v1/tournaments/seating",
+                "/v1/tournaments/duplicate/movement",
+                "/v1/tournaments/duplicate/standings",
+            ],
         ),
         ("/v1/tricks", ["/v1/tricks/legal-cards", "/v1/tricks/winner"]),
         ("/v1games/score", ["/v1/games/score"]),

@@ -28,6 +28,7 @@ from service.cli.casefiles import _case, compare
 from service.rules.variants import FFT, Rules
 from service.rules.verdicts import (
     Anomaly,
+    DuplicateFault,
     DuplicateMovementFault,
     LegalReason,
     RedealReason,
@@ -54,12 +55,16 @@ OPERATIONS = {
     "/v1/tournaments/standings": "standings",
     "/v1/tournaments/seating": "seating",
     "/v1/tournaments/duplicate/movement": "duplicate-movement",
+    "/v1/tournaments/duplicate/standings": "duplicate-standings",
 }
 PLAYER_TAGS = {3: "three-players", 4: "four-players", 5: "five-players"}
 
 
 def player_tags(request: dict[str, Any]) -> set[str]:
-    """The table size's tag; a tournament's (its players a list): the sizes of its cards' tables."""
+    """The table size's tag; a tournament's (its players a list): the sizes of its cards' tables; a
+    duplicate tournament's: four players a table (rules.md §17)."""
+    if "form" in request:
+        return {PLAYER_TAGS[4]}
     if isinstance(request["players"], int):
         return {PLAYER_TAGS[request["players"]]}
     tables = [*request.get("scorecards", []), *request.get("seating", [])]
@@ -196,6 +201,8 @@ def test_the_cases_cover_the_rulebook_and_every_verdict() -> None:
     assert {f"seating:{code}" for code in SeatingFault} <= tags
     assert {f"movement:{code}" for code in DuplicateMovementFault} <= tags
     assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/faults/\d+/code", k)} >= set(SeatingFault)
+    assert {f"duplicate:{code}" for code in DuplicateFault} <= tags
+    assert {v for e in expected for k, v in e.items() if re.fullmatch(r"/faults/\d+/code", k)} >= set(DuplicateFault)
     assert set(PLAYER_TAGS.values()) <= tags
     assert set(FLAGS) <= tags
     assert {"golden", "generated"} <= tags
@@ -236,6 +243,9 @@ def test_case_holds(app: Flask, path: Path, case: dict[str, Any]) -> None:
     if case["operation"] == "/v1/tournaments/duplicate/movement":
         codes = {f"movement:{f['code']}" for f in answer["faults"]}
         assert codes == {t for t in case["tags"] if t.startswith("movement:")}
+    if case["operation"] == "/v1/tournaments/duplicate/standings":
+        codes = {f"duplicate:{f['code']}" for f in answer["faults"]}
+        assert codes == {t for t in case["tags"] if t.startswith("duplicate:")}
     if case["operation"] == "/v1/tournaments/seating":
         codes = {f"seating:{f['code']}" for f in answer["faults"]}
         assert codes == {t for t in case["tags"] if t.startswith("seating:")}

@@ -31,6 +31,7 @@ from service.rules.arbitration import AtFault
 from service.rules.verdicts import (
     Anomaly,
     Decision,
+    DuplicateFault,
     LegalReason,
     RedealReason,
     RulingReason,
@@ -74,7 +75,7 @@ DYNAMIC = re.compile(
 )
 KEY_LITERAL = re.compile(
     r"[\"']((?:legal|violation|redeal|score|unit|error|problem|term|card|rank|claim|text|sheet|unchecked|form"
-    r"|standings|anomaly|seating|movement)\.[a-z0-9_.]+)[\"']"
+    r"|standings|anomaly|seating|movement|duplicate)\.[a-z0-9_.]+)[\"']"
 )
 
 
@@ -130,6 +131,7 @@ def test_13_every_key_of_the_catalogs_is_used() -> None:
         ("error.enum", [""]),
         ("problem.title", [str(status) for status in PROBLEM_STATUSES]),
         ("anomaly", [c.value for c in Anomaly]),
+        ("duplicate.fault", [c.value for c in DuplicateFault]),
     ],
 )
 def test_13_every_code_has_its_texts(family: str, codes: list[str]) -> None:
@@ -496,7 +498,16 @@ def test_13_every_word_of_the_game_the_core_names_is_in_both_catalogs() -> None:
 
 VERDICT_CODES = frozenset(
     c.value
-    for family in (ViolationCode, LegalReason, RedealReason, Decision, RulingReason, Anomaly, SeatingFault)
+    for family in (
+        ViolationCode,
+        LegalReason,
+        RedealReason,
+        Decision,
+        RulingReason,
+        Anomaly,
+        SeatingFault,
+        DuplicateFault,
+    )
     for c in family
 )
 # What a text may quote as sent rather than say: a JSON pointer (/claims/first_violation), a quoted value.

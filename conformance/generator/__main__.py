@@ -15,6 +15,7 @@ from .bonuses import chelem_cases, petit_au_bout_cases, poignee_cases
 from .calling import called_card_cases
 from .dealing import deal_cases
 from .discard import discard_cases
+from .duplicate import duplicate_cases
 from .duplicate_movement import duplicate_movement_cases
 from .errors import KitError
 from .excuse import excuse_cases
@@ -65,6 +66,7 @@ def build() -> Kit:
     standings_cases(kit)
     seating_cases(kit)
     duplicate_movement_cases(kit)
+    duplicate_cases(kit)
     return kit
 
 

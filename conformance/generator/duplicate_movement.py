@@ -165,8 +165,7 @@ def check_cases(kit: Kit) -> None:
         (11, "Table 1 given its étui set again in position 2: its players play them again.",
          spoilt(sound, "/sittings/5/etuis", [1, 2])),
         (12, "Labels for étuis 1 to 9 only: étui 10 has none.", {**sound, "etuis": labels[:9]}),
-        (13, "Étui 10's label names a fifth seat as its taker.",
-         {**sound, "etuis": [*labels[:9], {"number": 10, "taker": "fifth", "dealer": "east"}]}),
+        (13, "Étui 10 is labelled twice.", {**sound, "etuis": [*labels, labels[-1]]}),
         (14, "Two tables exchange their west players in position 2: pairs meet again, repeats but no fault.",
          _exchanged(sound)),
     ]  # fmt: skip

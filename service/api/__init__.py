@@ -24,7 +24,17 @@ from service.contract.openapi import SHARED_COMPONENTS, ProblemSchema
 from . import problems
 from .layers import cors, language, requestid, telemetry
 from .meta import docs, health, spec
-from .operations import batch, dealing, duplicate_movement, evaluate, games, scoring, tournaments, tricks
+from .operations import (
+    batch,
+    dealing,
+    duplicate_movement,
+    duplicate_standings,
+    evaluate,
+    games,
+    scoring,
+    tournaments,
+    tricks,
+)
 
 if TYPE_CHECKING:  # the standard WSGI types, as typeshed states them
     from _typeshed.wsgi import WSGIApplication
@@ -144,6 +154,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(games.blp)
     api.register_blueprint(tournaments.blp)
     api.register_blueprint(duplicate_movement.blp)
+    api.register_blueprint(duplicate_standings.blp)
     api.spec.components.schema("BatchLine", schema=BatchLineSchema)  # named by the NDJSON answer's doc
     app.add_url_rule("/openapi.yaml", "openapi_yaml", spec.openapi_yaml)
     docs.register(app)

@@ -102,6 +102,8 @@ def bids_accepted(data: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 DETAILS = FULL, SUMMARY = ("full", "summary")
+DUPLICATE_SHEETS = ("general", "alterne", "feuilles")
+"""The values of the ``sheet`` query parameter of a duplicate tournament's spreadsheet file, the default first."""
 """The values of the ``detail`` query parameter of the deal evaluations, the default first."""
 
 ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
@@ -166,6 +168,27 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         [s.value for s in Source],
         "The text a scored error comes from: `fft_code`, the *FFT Code*'s own list (a total not zero, no table "
         "number, no names and numbers, a card not returned); `rulebook`, the service's rulebook (§16.3).",
+    ),
+    "DuplicateForm": _named(
+        ["individual", "triplettes", "quadrettes", "team_match"],
+        "A duplicate tournament's form (§17): the individual, teams of three, teams of four, a match of two teams.",
+    ),
+    "DuplicateOrientation": _named(
+        ["north", "west", "south", "east"],
+        "An orientation of a duplicate table, in playing order (§17.1): a player keeps his all tournament.",
+    ),
+    "TeamContract": _named(
+        ["garde", "garde_sans", "garde_contre"],
+        "What a team's attacker plays in a team match (§17.8): never a prise, never a pass.",
+    ),
+    "DuplicateAdjustment": _named(
+        ["annulled", "mark", "penalty"],
+        "A referee's adjustment of a duplicate session (§17.9): an étui annulled, an adjusted mark, a penalty.",
+    ),
+    "DuplicateSheet": _named(
+        list(DUPLICATE_SHEETS),
+        "Which ranking a duplicate tournament's spreadsheet file gives (§17.6): the général, the alterné, or "
+        "the feuilles de route.",
     ),
     "CardDealKind": _named(
         ["summary", "record", "not_played", "marks"],

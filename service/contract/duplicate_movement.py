@@ -32,6 +32,7 @@ from service.rules.shuffle import SEED_MAX_LENGTH
 from .cards import codes
 from .common import IF_LOADED, AnswerSchema, Errors, StrictSchema
 from .declaration import Answered, Operation
+from .duplicate_request import EtuiLabelSchema
 from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .movement_faults import FaultLocator
 from .tournament_tables import player_id, table_number, writable
@@ -100,16 +101,6 @@ class SittingSchema(StrictSchema):
         validate=Length(max=MAX_ETUIS),
         metadata={"description": "The numbers of the étuis the table plays at this position, in order."},
     )
-
-
-class EtuiLabelSchema(StrictSchema):
-    """What an étui's label says (§17.2): its number, its taker's and its dealer's orientations."""
-
-    number = StrictInteger(
-        required=True, validate=Range(min=1, max=MAX_ETUI_NUMBER), metadata={"description": "The étui's number."}
-    )
-    taker = EnumField("Orientation", required=True, metadata={"description": "The orientation of its taker."})
-    dealer = EnumField("Orientation", required=True, metadata={"description": "The orientation of its dealer."})
 
 
 class MovementRequestSchema(StrictSchema):
@@ -215,7 +206,7 @@ class MovementRequestSchema(StrictSchema):
         )
         labels = None
         if data["etuis"] is not None:
-            labels = tuple(Etui(e["number"], e["taker"], e["dealer"]) for e in data["etuis"])
+            labels = tuple(data["etuis"])  # built as the core's Etui by the label schema
         return MovementQuery(None, None, players, sittings, labels)
 
 
@@ -255,10 +246,14 @@ class SittingAnswerSchema(AnswerSchema):
 
 class EtuiAnswerSchema(AnswerSchema):
     number = StrictInteger(required=True, metadata={"description": "The étui's number, from 1."})
-    taker = EnumField("Orientation", required=True, metadata={"description": "Its taker's orientation (§17.2)."})
-    dealer = EnumField("Orientation", required=True, metadata={"description": "Its dealer's orientation (§17.2)."})
+    taker = EnumField(
+        "DuplicateOrientation", required=True, metadata={"description": "Its taker's orientation (§17.2)."}
+    )
+    dealer = EnumField(
+        "DuplicateOrientation", required=True, metadata={"description": "Its dealer's orientation (§17.2)."}
+    )
     leader = EnumField(
-        "Orientation",
+        "DuplicateOrientation",
         required=True,
         metadata={"description": "Who leads the first card: the player on the dealer's right (p. 14)."},
     )
@@ -273,7 +268,7 @@ class PlaceSchema(AnswerSchema):
 class ScheduleSchema(AnswerSchema):
     player = StrictString(required=True, metadata={"description": "The player's id."})
     orientation = EnumField(
-        "Orientation",
+        "DuplicateOrientation",
         required=True,
         metadata={
             "description": "His orientation, all tournament (in the check form: given, or the first he sits at)."

@@ -58,7 +58,7 @@ class FieldErrorCode(Verdict):
     DUPLICATE_PLAYER = (
         "duplicate_player",
         "A tournament's player number given to two players, or a player listed twice among those seated (§16.2, "
-        "§16.5).",
+        "§16.5), or at two orientations of a duplicate play (§17.9).",
     )
     SEATS_COUNT = (
         "seats_count",
@@ -87,6 +87,26 @@ class FieldErrorCode(Verdict):
     )
     SAME_PLAYER = "same_player", "A tournament's seating: a forbidden pair of one player twice."
     FIXED_TABLE = "fixed_table", "A tournament's seating: a player fixed to a table beyond the tables of a position."
+    # A duplicate tournament (§17).
+    DECIMAL_PLACES = "decimal_places", "A number with more decimals than the field takes."
+    FIGURE_OR_SUMMARY = (
+        "figure_or_summary",
+        "A duplicate play with both or neither of a figure (`score`) and a summary (§17.3).",
+    )
+    ETUI_LISTED_TWICE = "etui_listed_twice", "A duplicate session's étui listed twice (§17.9)."
+    ETUI_NOT_LISTED = "etui_not_listed", "A duplicate play of an étui its session does not list (§17.9)."
+    TRIPLETTE_SPLIT = (
+        "triplette_split",
+        "A triplettes play whose North and South (or East and West) are not one triplette (§17.5).",
+    )
+    ADJUSTMENT_NOT_PLAYED = (
+        "adjustment_not_played",
+        "A referee's adjustment about an étui nobody played, or an entrant who did not play it (§17.9).",
+    )
+    MARK_ON_ANNULLED = "mark_on_annulled", "An adjusted mark on an étui the session annuls (§17.9)."
+    SAME_TEAM = "same_team", "A quadrette opposed to itself, or a team match of one team twice (§17.8)."
+    UNKNOWN_TEAM = "unknown_team", "A penalty for a quadrette that played no deal (§17.9)."
+    NOT_FOR_FORM = "not_for_form", "A part of a duplicate request that its `form` does not read (§17)."
     # The body.
     EMPTY_BODY = "empty_body", "No body: send a JSON object."
     MALFORMED_JSON = "malformed_json", "The body is not valid JSON (or has duplicate keys, NaN, too deep nesting)."

@@ -370,6 +370,9 @@ def accepted(field: fields.Field[Any]) -> Message:
 
 
 def _form(field: fields.Field[Any]) -> Message:
+    said = getattr(field, "form", None)  # a field that says its own (a decimal's)
+    if isinstance(said, Message):
+        return said
     if isinstance(field, EnumField):
         return msg("form.enum", choices=said_choices(field.accepted_in({}), field.allow_none))
     if isinstance(field, CalledCardField):

@@ -93,8 +93,19 @@ LANGUAGE_HEADERS = {"Content-Language": "ContentLanguage"}
 DETAIL = "Detail"
 """The query parameter of the deal evaluations: the whole answer, or the digest a pipeline acts on."""
 
+DUPLICATE_SHEET = "DuplicateSheetParameter"
+"""The query parameter of a duplicate tournament's spreadsheet file: which ranking it gives."""
+
 SHARED_COMPONENTS: dict[str, dict[str, Any]] = {
     "parameters": {
+        DUPLICATE_SHEET: {
+            "in": "query",
+            "name": "sheet",
+            "required": False,
+            "description": "With `Accept: text/csv` only: the file's ranking, `general` (the default), `alterne` or "
+            "`feuilles` (the feuilles de route). The JSON answer holds them all and ignores it.",
+            "schema": {"$ref": "#/components/schemas/DuplicateSheet"},
+        },
         DETAIL: {
             "in": "query",
             "name": "detail",

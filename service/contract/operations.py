@@ -13,6 +13,7 @@ from .batch import EVALUATE_BATCH
 from .dealing import DEAL_CARDS
 from .declaration import Operation
 from .duplicate_movement import DUPLICATE_MOVEMENT
+from .duplicate_standings import DUPLICATE_STANDINGS
 from .evaluate import EVALUATE
 from .games import SCORE_GAME
 from .scoring import SCORE
@@ -33,6 +34,7 @@ OPERATIONS: dict[str, Operation] = {
         STANDINGS,
         SEAT_TOURNAMENT,
         DUPLICATE_MOVEMENT,
+        DUPLICATE_STANDINGS,
     )
 }
 """By ``operationId``, in the order the contract lists them."""

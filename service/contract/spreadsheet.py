@@ -25,6 +25,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -37,6 +38,8 @@ CONTENT_TYPE: Final = "text/csv; charset=utf-8; header=present"
 BOM: Final = "\ufeff"
 SEPARATORS: Final = {"en": ",", "fr": ";"}
 """The field separator of each language: the list separator its spreadsheets expect."""
+DECIMAL_POINTS: Final = {"en": ".", "fr": ","}
+"""The decimal separator of each language (a French spreadsheet reads 56,3 as a number, 56.3 as text)."""
 
 FORMULA_TRIGGERS: Final = frozenset("=+-@\t\r\n\0＝＋－＠")
 """First characters that make a spreadsheet read a cell as a formula: OWASP's list (``=``, ``+``,
@@ -54,18 +57,27 @@ def neutralised(text: str) -> str:
     return text
 
 
-def _cell(value: str | int) -> str | int:
+class _Comma(Decimal):
+    """A decimal written with a decimal comma: still a number to the CSV writer (never quoted)."""
+
+    def __str__(self) -> str:
+        return Decimal.__str__(self).replace(".", ",")
+
+
+def _cell(value: str | int | Decimal, point: str = ".") -> str | int | Decimal:
     # Numbers (the marks) are written as they are, and read as numbers; only texts are neutralised.
+    if isinstance(value, Decimal):
+        return _Comma(value) if point == "," else value
     return value if isinstance(value, int) else neutralised(value)
 
 
-def write_table(rows: Iterable[Sequence[str | int]], separator: str) -> str:
+def write_table(rows: Iterable[Sequence[str | int | Decimal]], separator: str, point: str = ".") -> str:
     """``rows`` as CSV text (RFC 4180, CRLF line ends): each text neutralised and quoted, each
-    number bare."""
+    number bare, a decimal with the decimal separator ``point``."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=separator, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([_cell(value, point) for value in row])
     return out.getvalue()
 
 

@@ -119,6 +119,24 @@ ENUM_WORDS: dict[str, dict[Any, tuple[str, ...]]] = {
         "remaining": ("all", "toutes", "tout", "tous", "reste", "le reste", "restantes", "rest", "every", "the rest"),
         "none": ("aucune", "check", "vérifier", "contrôle", "contrôler", "verify"),
     },
+    "DuplicateForm": {
+        "individual": ("individuel", "tournoi individuel", "solo", "singles"),
+        "triplettes": ("triplette", "triplets", "teams of three", "équipes de trois"),
+        "quadrettes": ("quadrette", "quadruplets", "teams of four", "équipes de quatre"),
+        "team_match": ("match par équipes", "rencontre par équipes", "match", "teams match"),
+    },
+    "DuplicateOrientation": {
+        "north": ("nord", "n"),
+        "west": ("ouest", "o", "w"),
+        "south": ("sud", "s"),
+        "east": ("est", "e"),
+    },
+    "TeamContract": {key: CONTRACTS[key] for key in ("garde", "garde_sans", "garde_contre")},
+    "DuplicateSheet": {
+        "general": ("général", "classement général", "overall", "ranking"),
+        "alterne": ("alterné", "classement alterné", "alternate", "alternating"),
+        "feuilles": ("feuilles de route", "feuille de route", "routes", "scorecards", "feuille"),
+    },
     "Detail": {
         "full": ("complet", "complète", "tout", "all", "whole", "entier"),
         "summary": ("résumé", "digest", "court", "brief", "short", "synthèse"),
