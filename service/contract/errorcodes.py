@@ -115,8 +115,8 @@ class FieldErrorCode(Verdict):
     BODY_TIMEOUT = "body_timeout", "The body stopped arriving (408); the connection is closed."
     BODY_TOO_LARGE = (
         "body_too_large",
-        "The body is over the operation's limit (413): 64 KiB, 1 MiB for a tournament's standings, 256 KiB for its "
-        "seating, 4 MiB for a JSON batch.",
+        "The body is over the operation's limit (413): 64 KiB, 1 MiB for a tournament's standings and for a duplicate "
+        "tournament's movement and standings, 256 KiB for a tournament's seating, 4 MiB for a JSON batch.",
     )
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type", "The body is not of a media type the operation takes (415)."
     # A line of an NDJSON batch (a problem item; the other lines are answered).
