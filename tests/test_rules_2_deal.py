@@ -22,7 +22,7 @@ from service.rules.dealing import (
     packet_fits,
     spread_dog_positions,
 )
-from service.rules.shuffle import ByteStream, draw_below, is_valid_seed, shuffled_deck
+from service.rules.shuffle import ByteStream, draw_below, is_valid_seed, reference_shuffled_deck, shuffled_deck
 from service.rules.table import TABLES
 from service.rules.variants import Rules
 
@@ -106,6 +106,13 @@ def test_2_2_same_seed_same_deck_every_card_once(seed: str) -> None:
     deck = shuffled_deck(seed)
     assert deck == shuffled_deck(seed)
     assert len(deck) == DECK_SIZE and mask_of(deck) == FULL_DECK
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=256).filter(is_valid_seed))
+def test_2_2_the_fast_shuffle_is_the_stated_one(seed: str) -> None:
+    # The shuffle reads the stream a block at a time; the rulebook's steps read it word by word.
+    assert shuffled_deck(seed) == reference_shuffled_deck(seed)
 
 
 CANONICAL = tuple(range(DECK_SIZE))

@@ -20,6 +20,7 @@ on standard parts, and never changes within ``/v1``:
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Callable
 from typing import Final
 
@@ -31,6 +32,8 @@ SEED_MAX_LENGTH: Final = 256
 _WORD_BYTES: Final = 4
 _WORD_RANGE: Final = 1 << 32
 _COUNTER_BYTES: Final = 8
+_BLOCK_WORDS: Final = struct.Struct(">8I")
+"""A SHA-256 block read as its eight big-endian 32-bit words (step 2)."""
 
 
 class ByteStream:
@@ -71,7 +74,35 @@ def draw_below(word: Callable[[], int], n: int) -> int:
 
 
 def shuffled_deck(seed: str) -> tuple[Card, ...]:
-    """The 78 cards in the order the seed shuffles them, the first card dealt first (step 4)."""
+    """The 78 cards in the order the seed shuffles them, the first card dealt first (step 4).
+
+    The stream's words are read a block (eight words) at a time: the same words in the same order
+    as :class:`ByteStream` gives them one by one (``reference_shuffled_deck``, which tests hold this
+    to), at a fraction of the cost; a tournament's étuis are hundreds of shuffles."""
+    key = seed.encode("utf-8")
+    deck = list(range(DECK_SIZE))
+    words: tuple[int, ...] = ()
+    used = counter = 0
+    for i in range(DECK_SIZE - 1, 0, -1):
+        n = i + 1
+        limit = _WORD_RANGE - _WORD_RANGE % n
+        while True:
+            if used == len(words):
+                block = hashlib.sha256(key + counter.to_bytes(_COUNTER_BYTES, "big")).digest()
+                words = _BLOCK_WORDS.unpack(block)
+                counter += 1
+                used = 0
+            w = words[used]
+            used += 1
+            if w < limit:
+                break
+        j = w % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def reference_shuffled_deck(seed: str) -> tuple[Card, ...]:
+    """:func:`shuffled_deck` as the rulebook states it, word by word from a :class:`ByteStream`."""
     stream = ByteStream(seed)
     deck = list(range(DECK_SIZE))
     for i in range(DECK_SIZE - 1, 0, -1):
