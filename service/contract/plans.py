@@ -29,7 +29,7 @@ from marshmallow.validate import Validator
 from service.rules.cards import CARD_BY_CODE
 
 from .common import StrictSchema
-from .fields import BoundedList, CardList, CodedErrors, Length, Range
+from .fields import BoundedList, CardList, CodedErrors, Length, Range, StrictNested
 
 
 class FaultError(Exception):
@@ -121,6 +121,11 @@ _WALKED_LISTS = (fields.List._deserialize, BoundedList._deserialize)
 only checks the length first (its validators run after, as the plan runs them)."""
 
 
+_WALKED_OBJECTS = (fields.Nested._deserialize, StrictNested._deserialize)
+"""The nested loadings a plan restates by the nested schema's own plan: marshmallow's, and the one
+that only refuses a value that is no object first (which the nested plan refuses too)."""
+
+
 def _step(field: fields.Field[Any]) -> Step:
     """One field's load as a function of its raw value (a list's items are loaded by these)."""
     return _guarded(_field_plan(field))
@@ -134,7 +139,7 @@ def _field_plan(field: fields.Field[Any]) -> FieldPlan:
     # its own (a list kept raw for a later, item-by-item load) runs that loading instead:
     # walking its documented item schema would load what the field means to leave alone.
     loads = type(field)._deserialize
-    if isinstance(field, fields.Nested) and loads is fields.Nested._deserialize:
+    if isinstance(field, fields.Nested) and loads in _WALKED_OBJECTS:
         nested = LoadPlan(field.schema).load_valid
         if field.many:
             return FieldPlan.of(field, name, lambda value, attr, data: [nested(item) for item in _items(value)])

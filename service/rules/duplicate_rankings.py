@@ -9,6 +9,7 @@ percentages share a rank: the values compared are exact, never the rounded ones 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -73,8 +74,10 @@ class FeuilleDeRoute:
 
 
 def shared_ranks(values: Sequence[Fraction]) -> list[int]:
-    """1 + the number of values strictly higher: equal values share a rank (1, 2, 2, 4)."""
-    return [1 + sum(other > value for other in values) for value in values]
+    """1 + the number of values strictly higher: equal values share a rank (1, 2, 2, 4). Counted
+    by bisection in the sorted values: an evening of 200 players is not 40 000 comparisons."""
+    ascending = sorted(values)
+    return [1 + len(ascending) - bisect_right(ascending, value) for value in values]
 
 
 def total(sessions: Sequence[Fraction | None], coefficients: Sequence[Fraction]) -> Fraction | None:
@@ -90,8 +93,9 @@ def general(
     first, equal totals sharing a rank in the order given; those without a grade last, unranked."""
     totals = [total(sessions, coefficients) for _, _, sessions in rows]
     ranked = [t for t in totals if t is not None]
+    ranks = dict(zip(ranked, shared_ranks(ranked), strict=True))
     out = [
-        GeneralRow(None if t is None else 1 + sum(other > t for other in ranked), entrant, line, t, sessions)
+        GeneralRow(None if t is None else ranks[t], entrant, line, t, sessions)
         for (entrant, line, sessions), t in zip(rows, totals, strict=True)
     ]
     out.sort(key=_general_order)

@@ -100,7 +100,8 @@ def duplicate_standings(request: DuplicateRequest) -> DuplicateStandings:
         alterne_rows: tuple[AlterneRow, ...] | None = alterne(ranked, lines)
     else:
         alterne_rows = None
-    feuilles = tuple(_feuille(row.entrant, row.total, request.sessions, results, per_session) for row in ranking)
+    grades_of = [_by_entrant(result.grades) for result in results]
+    feuilles = tuple(_feuille(row.entrant, row.total, request.sessions, per_session, grades_of) for row in ranking)
     faults = tuple(fault for result in results for fault in result.faults)
     return DuplicateStandings(request.form, results, ranking, alterne_rows, feuilles, faults)
 
@@ -159,18 +160,26 @@ def _check_adjustment(
         raise ValueError(f"A penalty for {adjustment.entrant!r}, who played nothing.")
 
 
+def _by_entrant(grades: Sequence[Grade]) -> dict[str, list[Grade]]:
+    """A session's grades by entrant, in their order."""
+    out: dict[str, list[Grade]] = {}
+    for grade in grades:
+        out.setdefault(grade.seat.entrant, []).append(grade)
+    return out
+
+
 def _feuille(
     entrant: str,
     overall: Fraction | None,
     sessions: Sequence[Session],
-    results: Sequence[SessionResult],
     per_session: Sequence[dict[str, Percentages]],
+    grades_of: Sequence[dict[str, list[Grade]]],
 ) -> FeuilleDeRoute:
     """His feuille de route récapitulative (p. 19): every play, its grade, the adjustments."""
     lines: list[RouteLine] = []
     touched: list[Adjustment] = []
-    for index, (session, result) in enumerate(zip(sessions, results, strict=True)):
-        own = [g for g in result.grades if g.seat.entrant == entrant]
+    for index, (session, graded) in enumerate(zip(sessions, grades_of, strict=True)):
+        own = graded.get(entrant, [])
         lines.extend(_route_line(index, session.plays[g.play], g) for g in own)
         etuis = {g.etui for g in own}
         touched.extend(a for a in session.adjustments if _touches(a, entrant, etuis))

@@ -216,9 +216,12 @@ def etui_topages(
 ) -> tuple[EtuiTopage, ...]:
     """The topage of every étui played (p. 18), in the order of ``etuis``."""
     gone = {a.etui for a in annulled}
+    of_etui: dict[int, list[int]] = {}
+    for p, play in enumerate(plays):
+        of_etui.setdefault(play.etui, []).append(p)
     out = []
     for etui in etuis:
-        played = sorted((p for p in range(len(plays)) if plays[p].etui == etui.number), key=lambda p: _place(plays[p]))
+        played = sorted(of_etui.get(etui.number, []), key=lambda p: _place(plays[p]))
         figures = [plays[p].figure() for p in played]
         graded = etui.number not in gone and len(played) > 1
         grades: Sequence[Fraction | None] = taker_grades(figures) if graded else [None] * len(played)
