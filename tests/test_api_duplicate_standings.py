@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from service.contract.duplicate_standings import DUPLICATE_STANDINGS
 from service.contract.spreadsheet import BOM
 from service.rules.verdicts import DuplicateFault
+from tests.badinputs import duplicate_body
 
 PATH = "/v1/tournaments/duplicate/standings"
 ORIENTATIONS = ("north", "west", "south", "east")
@@ -44,31 +45,9 @@ def seats(*ids: str) -> dict[str, str]:
 
 
 def two_tables() -> dict[str, Any]:
-    """Étuis 1 (taker north) and 2 (taker west), each played at two tables over two positions."""
-    a, b = seats("N1", "W1", "S1", "E1"), seats("N2", "W2", "S2", "E2")
-    return {
-        "form": "individual",
-        "sessions": [
-            {
-                "etuis": [
-                    {"number": 1, "taker": "north", "dealer": "north"},
-                    {"number": 2, "taker": "west", "dealer": "west"},
-                ],
-                "plays": [
-                    {"position": 1, "table": 1, "etui": 1, "players": dict(a), "score": 56},
-                    {"position": 1, "table": 2, "etui": 2, "players": dict(b), "score": -40},
-                    {"position": 2, "table": 1, "etui": 2, "players": dict(a), "score": 62},
-                    {"position": 2, "table": 2, "etui": 1, "players": dict(b), "score": -52},
-                ],
-                "sittings": [
-                    {"position": 1, "table": 1, "players": dict(a), "etuis": [1]},
-                    {"position": 1, "table": 2, "players": dict(b), "etuis": [2]},
-                    {"position": 2, "table": 1, "players": dict(a), "etuis": [2]},
-                    {"position": 2, "table": 2, "players": dict(b), "etuis": [1]},
-                ],
-            }
-        ],
-    }
+    """Étuis 1 (taker north) and 2 (taker west), each played at two tables over two positions:
+    the bad-input corpus's sound request."""
+    return duplicate_body()
 
 
 def at(body: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:

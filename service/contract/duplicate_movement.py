@@ -35,7 +35,7 @@ from .declaration import Answered, Operation
 from .duplicate_request import EtuiLabelSchema
 from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, StrictInteger, StrictNested, StrictString
 from .movement_faults import FaultLocator
-from .tournament_tables import player_id, table_number, writable
+from .tournament_tables import RepeatSchema, player_id, table_number, writable
 
 MOVEMENT_MAX_BYTES = 1024 * 1024
 """Largest request body: the check form of 40 tables over 40 positions, 30 étuis a table and
@@ -281,14 +281,6 @@ class ScheduleSchema(AnswerSchema):
     )
 
 
-class MovementRepeatSchema(AnswerSchema):
-    players = fields.List(StrictString(), required=True, metadata={"description": "The two players."})
-    meetings = StrictInteger(required=True, metadata={"description": "How many times they meet: 2 or more."})
-    positions = fields.List(
-        StrictInteger(), required=True, metadata={"description": "The numbers of the positions where they meet."}
-    )
-
-
 class EtuiRepeatSchema(AnswerSchema):
     player = StrictString(required=True, metadata={"description": "The player."})
     etui = StrictInteger(required=True, metadata={"description": "The étui he plays more than once."})
@@ -367,7 +359,7 @@ class MovementResponse(AnswerSchema):
         },
     )
     repeats = fields.List(
-        fields.Nested(MovementRepeatSchema),
+        fields.Nested(RepeatSchema),
         required=True,
         metadata={
             "description": "Every two players who meet more than once (§17.1): not faults, the organiser's call."

@@ -43,6 +43,7 @@ from .fields import BoundedList, EnumField, Length, Range, StrictBoolean, Strict
 from .problems import Hint
 from .tournament_tables import (
     MAX_SEATED_TABLES,
+    RepeatSchema,
     SeatedTableAnswerSchema,
     SeatedTableSchema,
     player_id,
@@ -282,14 +283,6 @@ class TableSizesSchema(AnswerSchema):
     fours = StrictInteger(required=True)
     threes = StrictInteger(required=True)
     fives = StrictInteger(required=True)
-
-
-class RepeatSchema(AnswerSchema):
-    players = fields.List(StrictString(), required=True, metadata={"description": "The two players."})
-    meetings = StrictInteger(required=True, metadata={"description": "How many times they meet: 2 or more."})
-    positions = fields.List(
-        StrictInteger(), required=True, metadata={"description": "The numbers of the positions where they meet."}
-    )
 
 
 class SeatingIssueSchema(AnswerSchema):

@@ -120,3 +120,13 @@ class SeatedTableAnswerSchema(AnswerSchema):
         required=True,
         metadata={"description": "Its players by orientation, as a scorecard's `seats` takes them."},
     )
+
+
+class RepeatSchema(AnswerSchema):
+    """Two players who meet more than once: the seating's repeats and the duplicate movement's."""
+
+    players = fields.List(StrictString(), required=True, metadata={"description": "The two players."})
+    meetings = StrictInteger(required=True, metadata={"description": "How many times they meet: 2 or more."})
+    positions = fields.List(
+        StrictInteger(), required=True, metadata={"description": "The numbers of the positions where they meet."}
+    )
