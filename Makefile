@@ -180,6 +180,7 @@ bench: $(BENCH_VENV)/.installed $(RUNTIME) $(CATALOGS) $(COMPILED_STAMP)
 	scripts/ensure-packages wrk h2load:nghttp2-client
 	$(BENCH_VENV)/bin/python bench/core.py --json reports/bench/core.json
 	$(BENCH_VENV)/bin/python bench/seating.py --json reports/bench/seating.json
+	$(BENCH_VENV)/bin/python bench/duplicate.py --json reports/bench/duplicate.json
 	$(BENCH_VENV)/bin/python bench/endtoend.py --json reports/bench/http.json
 	$(BENCH_VENV)/bin/python bench/serving.py --json reports/bench/serving.json
 	$(BENCH_VENV)/bin/python bench/batch.py --json reports/bench/batch.json
