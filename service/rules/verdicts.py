@@ -375,4 +375,8 @@ class DuplicateMovementFault(Verdict):
         "A player plays an étui he has played before: deals and players never meet twice (§17.1, p. 13).",
     )
     UNKNOWN_ETUI = "unknown_etui", "A table plays an étui no label names (§17.2)."
-    BAD_LABEL = "bad_label", "An étui's label names a taker or a dealer that is no orientation, or twice (§17.2)."
+    BAD_LABEL = (
+        "bad_label",
+        "An étui labelled twice; in the core alone, also a label whose taker or dealer is no orientation (a request "
+        "with one is refused first) (§17.2).",
+    )
