@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from service.contract.duplicate_standings import DUPLICATE_STANDINGS
 from service.contract.spreadsheet import BOM
+from service.rules.duplicate_movement import MovementRequest, make_movement
 from service.rules.verdicts import DuplicateFault
 from tests.badinputs import duplicate_body
 
@@ -367,3 +369,46 @@ def test_17_8_quadrettes_and_team_match_as_files(client: FlaskClient) -> None:
     assert rows[1] == ["1", "A", "16,000", "3,162", "0,000", "12,838"]
     r = client.post(PATH, json=TEAM, headers={"Accept": "text/csv"})
     assert _rows(r.get_data(as_text=True), ",")[1] == ["Lyon", "4.000", "12.000", "0.000", "16.000"]
+
+
+FIGURES = (56, 62, 50, -52, -56, 70, -90, 106, 46, -66, 40, 40)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tables=st.integers(3, 6), positions=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_17_6_the_spreadsheet_files_say_what_the_json_says(
+    client: FlaskClient, tables: int, positions: int, seed: int
+) -> None:
+    # The two forms of one answer: every row of the général and of the feuilles de route as the
+    # JSON gives them, in the same order (a random evening, its figures drawn with ties).
+    made = make_movement(MovementRequest(tables, min(positions, tables), 1))
+    rng = random.Random(seed)
+    orientations = ("north", "west", "south", "east")
+    plays = [
+        {
+            "position": s.position,
+            "table": s.table,
+            "etui": e,
+            "players": dict(zip(orientations, s.players, strict=True)),
+        }
+        | {"score": rng.choice(FIGURES)}
+        for s in made.sittings
+        for e in s.etuis
+    ]
+    labels = [{"number": e.number, "taker": e.taker, "dealer": e.dealer} for e in made.etuis]
+    body = {"form": "individual", "sessions": [{"etuis": labels, "plays": plays}]}
+    answer = ok(client, body)
+    headers = {"Accept": "text/csv"}
+    general = _rows(client.post(PATH, json=body, headers=headers).get_data(as_text=True), ",")[1:]
+    assert [(row[0], row[1], row[-1]) for row in general] == [
+        ("" if g["rank"] is None else str(g["rank"]), g["entrant"], "" if g["total"] is None else f"{g['total']:.1f}")
+        for g in answer["general"]
+    ]
+    feuilles = _rows(
+        client.post(PATH, json=body, headers=headers, query_string={"sheet": "feuilles"}).get_data(as_text=True), ","
+    )[1:]
+    lines = [(f["entrant"], line) for f in answer["feuilles"] for line in f["lines"]]
+    assert [(row[0], row[2], row[7], row[8]) for row in feuilles] == [
+        (entrant, str(line["etui"]), str(line["score"]), "" if line["grade"] is None else f"{line['grade']:.1f}")
+        for entrant, line in lines
+    ]

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from service.rules.duplicate_control import control
-from service.rules.duplicate_scores import GARDE_SCORES, garde_score, is_garde_score
+from service.rules.duplicate_scores import garde_score, garde_scores, is_garde_score
 from service.rules.duplicate_sittings import Etui, Sitting
 from service.rules.duplicate_standings import DuplicateRequest, Session, duplicate_standings
 from service.rules.duplicate_topage import (
@@ -19,6 +19,7 @@ from service.rules.duplicate_topage import (
     Penalty,
     Play,
     Role,
+    figures_of,
     shown,
     taker_grades,
 )
@@ -116,8 +117,8 @@ def model_garde_scores() -> set[int]:
 
 def test_17_3_garde_scores_against_brute_force() -> None:
     model = model_garde_scores()
-    assert model == GARDE_SCORES
-    assert all(x % 2 == 0 for x in GARDE_SCORES)
+    assert model == garde_scores()
+    assert all(x % 2 == 0 for x in garde_scores())
     for figure in (50, -50, 56, 62, -52, 106, 160, -162, 620, -616):
         assert is_garde_score(figure)
     for figure in (22, 24, 28, 51, 57, -224, -230, 222, -500, 1000):
@@ -209,7 +210,7 @@ def test_17_9_faults_located_never_corrected() -> None:
         Play(2, 3, 1, ("N1", "W3", "S3", "E3"), 50),  # N1 meets étui 1 again
         Play(2, 1, 2, ("W1", "N1", "S1", "E1"), 50),  # étui 2 played once; W1 and N1 off their orientation
     )
-    faults = control(Form.INDIVIDUAL, 0, plays)
+    faults = control(Form.INDIVIDUAL, 0, plays, figures_of(plays))
     assert [(f.code, f.play, f.players) for f in faults] == [
         (DuplicateFault.IMPOSSIBLE_SCORE, 1, table_players(2)),
         (DuplicateFault.ETUI_TWICE_IN_POSITION, 1, table_players(2)),
@@ -236,7 +237,7 @@ def test_17_9_faults_against_the_movement() -> None:
         Play(1, 2, 3, ("N2", "W2", "S2", "E9"), 50),  # E9 is not the movement's
         Play(3, 1, 4, table_players(1), 50),  # no position 3
     )
-    faults = control(Form.INDIVIDUAL, 2, plays, sittings)
+    faults = control(Form.INDIVIDUAL, 2, plays, figures_of(plays), sittings)
     codes = [
         (f.code, f.play, f.position, f.table, f.etui) for f in faults if f.code is not DuplicateFault.ETUI_PLAYED_ONCE
     ]

@@ -16,6 +16,7 @@ from service.rules.arbitration import AtFault
 from service.rules.cards import Suit
 from service.rules.deal import Status
 from service.rules.dealing import PACKETS
+from service.rules.duplicate_sittings import DUPLICATE_ORIENTATIONS
 from service.rules.excuse import ExcuseOutcome
 from service.rules.ranking import TieBreak
 from service.rules.scoring import POUSSE, Contract, PoigneeSize, Side
@@ -174,7 +175,7 @@ ENUM_COMPONENTS: dict[str, dict[str, Any]] = {
         "A duplicate tournament's form (§17): the individual, teams of three, teams of four, a match of two teams.",
     ),
     "DuplicateOrientation": _named(
-        ["north", "west", "south", "east"],
+        list(DUPLICATE_ORIENTATIONS),
         "An orientation of a duplicate table, in playing order (§17.1): a player keeps his all tournament.",
     ),
     "TeamContract": _named(

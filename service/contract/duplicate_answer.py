@@ -403,7 +403,9 @@ def where_said(session: int, fault: PlayFault) -> Message:
     return msg("duplicate.where", session=session + 1, position=fault.position, table=fault.table, etui=fault.etui)
 
 
-def fault_json(fault: PlayFault, request: DuplicateRequest, language: str) -> dict[str, Any]:
+def fault_json(
+    fault: PlayFault, request: DuplicateRequest, result: DuplicateStandings, language: str
+) -> dict[str, Any]:
     session = request.sessions[fault.session]
     if fault.play is None:
         sittings = session.sittings or ()
@@ -412,7 +414,7 @@ def fault_json(fault: PlayFault, request: DuplicateRequest, language: str) -> di
         score = 0
     else:
         pointer = f"/sessions/{fault.session}/plays/{fault.play}"
-        score = session.plays[fault.play].figure()
+        score = result.sessions[fault.session].figures[fault.play]
     where = where_said(fault.session, fault)
     said = Message(FAULT_TEXTS[fault.code], (("where", where), ("players", ", ".join(fault.players)), ("score", score)))
     return {
@@ -461,7 +463,7 @@ def standings_json(request: DuplicateRequest, result: DuplicateStandings, langua
             for row in result.alterne
         ],
         "feuilles": [_feuille_json(f, where) for f in result.feuilles],
-        "faults": [fault_json(f, request, language) for f in result.faults],
+        "faults": [fault_json(f, request, result, language) for f in result.faults],
         "quadrettes": None,
         "team_match": None,
     }

@@ -20,6 +20,7 @@ from marshmallow import ValidationError, fields
 
 from service.messages import Message, msg
 from service.rules.duplicate_matches import PM_PLACES, QuadretteDeal, QuadrettePenalty, TeamDeal
+from service.rules.duplicate_movement import MAX_ETUIS, MAX_TABLES
 from service.rules.duplicate_sittings import DUPLICATE_ORIENTATIONS, Etui, Sitting
 from service.rules.duplicate_topage import AdjustedMark, EtuiAnnulled, Form, Penalty, Play
 from service.rules.scoring import Contract
@@ -28,15 +29,14 @@ from .common import IF_LOADED, Errors, StrictSchema
 from .fields import BoundedList, CodedErrors, EnumField, Length, Range, StrictInteger, StrictNested, StrictString
 from .problems import Coded
 from .scoring import ScoreRequest, summary_of
-from .tournament_tables import player_id, writable
+from .tournament_tables import player_id, table_number, writable
 
 MAX_SESSIONS = 10
-MAX_POSITIONS = 40
-"""As many positions as tables at most (§17.1), and 40 tables at most."""
-MAX_TABLE = 200
-MAX_ETUI = 40 * 30
-"""40 tables of 30 étuis a position (§17.1)."""
-MAX_ETUIS = 300
+MAX_POSITIONS = MAX_TABLES
+"""As many positions as tables at most (§17.1)."""
+MAX_ETUI = MAX_TABLES * MAX_ETUIS
+"""The largest étui number: the largest movement's last étui (§17.1)."""
+MAX_SESSION_ETUIS = 300
 """The most étuis a session lists."""
 MAX_PLAYS = 4000
 """The most plays a session writes (200 étuis played at 20 tables)."""
@@ -153,17 +153,11 @@ def _position(**kwargs: Any) -> StrictInteger:
     )
 
 
-def _table(**kwargs: Any) -> StrictInteger:
-    return StrictInteger(
-        validate=Range(min=1, max=MAX_TABLE), metadata={"description": "The table's number, from 1."}, **kwargs
-    )
-
-
 class DuplicatePlaySchema(StrictSchema):
     """One étui played at one table, as its *fiche ambulante* says (§17.3)."""
 
     position = _position(required=True)
-    table = _table(required=True)
+    table = table_number(required=True)
     etui = _etui_number("The étui's number: one of the session's `etuis`.", required=True)
     players = StrictNested(
         DuplicateSeatsSchema,
@@ -203,7 +197,7 @@ class DuplicateSittingSchema(StrictSchema):
     """A table at a position as the movement seats it (§17.1): what the plays are held to."""
 
     position = _position(required=True)
-    table = _table(required=True)
+    table = table_number(required=True)
     players = StrictNested(DuplicateSeatsSchema, required=True, metadata={"description": "Its players by orientation."})
     etuis = BoundedList(
         _etui_number("An étui's number."),
@@ -275,7 +269,7 @@ class DuplicateSessionSchema(StrictSchema):
     etuis = BoundedList(
         StrictNested(EtuiLabelSchema),
         required=True,
-        validate=Length(min=1, max=MAX_ETUIS),
+        validate=Length(min=1, max=MAX_SESSION_ETUIS),
         metadata={"description": "The session's étuis, each number once, with their labels (§17.2)."},
     )
     plays = BoundedList(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Final
 
-from service.messages import Message
+from service.messages import Message, msg
 from service.texts import DEFAULT_LANGUAGE, catalog, render
 
 from .components import DUPLICATE_SHEETS
@@ -62,7 +62,7 @@ FILE_NAMES: Final = {
 
 
 def _said(key: str, language: str, **args: Any) -> str:
-    return render(Message(key, tuple(args.items())), language)
+    return render(msg(key, **args), language)
 
 
 def _figure(value: float | None, places: int = 1) -> Cell:

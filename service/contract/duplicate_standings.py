@@ -18,6 +18,7 @@ from typing import Any
 
 from service.messages import msg
 from service.rules.duplicate_matches import quadrette_standings, team_match
+from service.rules.duplicate_sittings import DUPLICATE_ORIENTATIONS
 from service.rules.duplicate_standings import DuplicateRequest, Session, duplicate_standings
 from service.rules.duplicate_topage import Form
 
@@ -95,7 +96,7 @@ def _check_players(errors: Errors, form: Form, s: int, session: Session) -> None
         at = ("sessions", s, "plays", p, "players")
         if form is Form.INDIVIDUAL:
             seen: set[str] = set()
-            for orientation, player in zip(("north", "west", "south", "east"), play.players, strict=True):
+            for orientation, player in zip(DUPLICATE_ORIENTATIONS, play.players, strict=True):
                 if player in seen:
                     said = msg("error.player_twice_at_play", player=player)
                     errors.add((*at, orientation), "duplicate_player", said)

@@ -34,10 +34,15 @@ class PlayFault:
 
 
 def control(
-    form: Form, session: int, plays: Sequence[Play], sittings: Sequence[Sitting] | None = None
+    form: Form,
+    session: int,
+    plays: Sequence[Play],
+    figures: Sequence[int],
+    sittings: Sequence[Sitting] | None = None,
 ) -> tuple[PlayFault, ...]:
-    """Every fault of a session's plays: play by play in request order, each play's in the order of
-    :class:`DuplicateFault`; then the plays the movement expects and nobody wrote."""
+    """Every fault of a session's plays (``figures`` theirs, :func:`figures_of`): play by play in
+    request order, each play's in the order of :class:`DuplicateFault`; then the plays the movement
+    expects and nobody wrote."""
     found: list[PlayFault] = []
     counts: dict[int, int] = {}
     for play in plays:
@@ -49,7 +54,7 @@ def control(
     for index, play in enumerate(plays):
         entrants = tuple(dict.fromkeys(play.players))
         codes: list[tuple[DuplicateFault, tuple[str, ...]]] = []
-        if not is_garde_score(play.figure()):
+        if not is_garde_score(figures[index]):
             codes.append((DuplicateFault.IMPOSSIBLE_SCORE, entrants))
         again = tuple(e for e in entrants if (e, play.etui) in met)
         if again:

@@ -104,10 +104,17 @@ def _reachable() -> frozenset[int]:
     return frozenset(found)
 
 
-GARDE_SCORES: Final = _reachable()
-"""Every single-defender figure a Garde at four can give (§17.3), found once."""
+_FOUND: Final[list[frozenset[int]]] = []
+"""The set once found: on the first figure checked, not when the service or the command starts."""
+
+
+def garde_scores() -> frozenset[int]:
+    """Every single-defender figure a Garde at four can give (§17.3), found once."""
+    if not _FOUND:
+        _FOUND.append(_reachable())
+    return _FOUND[0]
 
 
 def is_garde_score(figure: int) -> bool:
     """Whether some Garde at four gives ``figure`` (an odd figure never does: every term is even)."""
-    return figure in GARDE_SCORES
+    return figure in garde_scores()

@@ -31,6 +31,7 @@ from .duplicate_topage import (
     Play,
     entrant_grades,
     etui_topages,
+    figures_of,
     percentages,
 )
 from .frozen import copied_by_constructor
@@ -63,6 +64,8 @@ class SessionResult:
     """In order of each entrant's first play."""
     grades: tuple[Grade, ...]
     faults: tuple[PlayFault, ...]
+    figures: tuple[int, ...]
+    """Each play's figure, as written or as its summary scores (§17.3), in the order of the plays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +104,9 @@ def duplicate_standings(request: DuplicateRequest) -> DuplicateStandings:
     else:
         alterne_rows = None
     grades_of = [_by_entrant(result.grades) for result in results]
-    feuilles = tuple(_feuille(row.entrant, row.total, request.sessions, per_session, grades_of) for row in ranking)
+    feuilles = tuple(
+        _feuille(row.entrant, row.total, request.sessions, per_session, grades_of, results) for row in ranking
+    )
     faults = tuple(fault for result in results for fault in result.faults)
     return DuplicateStandings(request.form, results, ranking, alterne_rows, feuilles, faults)
 
@@ -114,10 +119,11 @@ def _session(form: Form, index: int, session: Session) -> SessionResult:
     _check(form, session)
     annulled = [a for a in session.adjustments if isinstance(a, EtuiAnnulled)]
     penalties = [a for a in session.adjustments if isinstance(a, Penalty)]
-    topage = etui_topages(session.etuis, session.plays, annulled)
+    figures = figures_of(session.plays)
+    topage = etui_topages(session.etuis, session.plays, figures, annulled)
     grades = entrant_grades(form, session.etuis, session.plays, topage, session.adjustments)
-    faults = control(form, index, session.plays, session.sittings)
-    return SessionResult(session.coefficient, topage, percentages(form, grades, penalties), grades, faults)
+    faults = control(form, index, session.plays, figures, session.sittings)
+    return SessionResult(session.coefficient, topage, percentages(form, grades, penalties), grades, faults, figures)
 
 
 def _check(form: Form, session: Session) -> None:
@@ -174,13 +180,14 @@ def _feuille(
     sessions: Sequence[Session],
     per_session: Sequence[dict[str, Percentages]],
     grades_of: Sequence[dict[str, list[Grade]]],
+    results: Sequence[SessionResult],
 ) -> FeuilleDeRoute:
     """His feuille de route récapitulative (p. 19): every play, its grade, the adjustments."""
     lines: list[RouteLine] = []
     touched: list[Adjustment] = []
-    for index, (session, graded) in enumerate(zip(sessions, grades_of, strict=True)):
+    for index, (session, graded, result) in enumerate(zip(sessions, grades_of, results, strict=True)):
         own = graded.get(entrant, [])
-        lines.extend(_route_line(index, session.plays[g.play], g) for g in own)
+        lines.extend(_route_line(index, session.plays[g.play], result.figures[g.play], g) for g in own)
         etuis = {g.etui for g in own}
         touched.extend(a for a in session.adjustments if _touches(a, entrant, etuis))
     return FeuilleDeRoute(
@@ -193,7 +200,7 @@ def _feuille(
     )
 
 
-def _route_line(session: int, play: Play, grade: Grade) -> RouteLine:
+def _route_line(session: int, play: Play, figure: int, grade: Grade) -> RouteLine:
     return RouteLine(
         session,
         grade.play,
@@ -202,7 +209,7 @@ def _route_line(session: int, play: Play, grade: Grade) -> RouteLine:
         play.table,
         grade.seat.orientation,
         grade.seat.role,
-        play.figure(),
+        figure,
         grade.grade,
         grade.adjusted,
         grade.annulled,

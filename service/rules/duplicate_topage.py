@@ -170,6 +170,11 @@ class Percentages:
     """The global rests on the attack or the defence alone."""
 
 
+def figures_of(plays: Sequence[Play]) -> tuple[int, ...]:
+    """Each play's figure, a summary scored once (the topage, the control and the feuilles read it)."""
+    return tuple(play.figure() for play in plays)
+
+
 def taker_grades(scores: Sequence[int]) -> tuple[Fraction, ...]:
     """Each table's grade for the taker among the ``scores`` of one étui (p. 17–18): the share of
     the other tables it beat, a tie counting half, so that tied tables share their places' grades."""
@@ -212,9 +217,10 @@ def seats(form: Form, play: Play, taker: str) -> tuple[Seat, ...]:
 
 
 def etui_topages(
-    etuis: Sequence[Etui], plays: Sequence[Play], annulled: Sequence[EtuiAnnulled]
+    etuis: Sequence[Etui], plays: Sequence[Play], figures: Sequence[int], annulled: Sequence[EtuiAnnulled]
 ) -> tuple[EtuiTopage, ...]:
-    """The topage of every étui played (p. 18), in the order of ``etuis``."""
+    """The topage of every étui played (p. 18), in the order of ``etuis``; ``figures`` are the
+    plays' (:func:`figures_of`)."""
     gone = {a.etui for a in annulled}
     of_etui: dict[int, list[int]] = {}
     for p, play in enumerate(plays):
@@ -222,12 +228,12 @@ def etui_topages(
     out = []
     for etui in etuis:
         played = sorted(of_etui.get(etui.number, []), key=lambda p: _place(plays[p]))
-        figures = [plays[p].figure() for p in played]
+        written = [figures[p] for p in played]
         graded = etui.number not in gone and len(played) > 1
-        grades: Sequence[Fraction | None] = taker_grades(figures) if graded else [None] * len(played)
+        grades: Sequence[Fraction | None] = taker_grades(written) if graded else [None] * len(played)
         lines = tuple(
             TopageLine(p, plays[p].position, plays[p].table, figure, grade, None if grade is None else HUNDRED - grade)
-            for p, figure, grade in zip(played, figures, grades, strict=True)
+            for p, figure, grade in zip(played, written, grades, strict=True)
         )
         if lines:
             out.append(EtuiTopage(etui.number, etui.taker, len(lines), etui.number in gone, lines))

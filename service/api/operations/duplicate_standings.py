@@ -9,23 +9,19 @@ import flask
 from flask import Response
 from flask_smorest import Blueprint
 
-from service.contract import spreadsheet
 from service.contract.components import DUPLICATE_SHEETS
 from service.contract.duplicate_sheets import duplicate_csv, duplicate_csv_doc, duplicate_file_name
 from service.contract.duplicate_standings import DUPLICATE_MAX_BYTES, DUPLICATE_STANDINGS
-from service.contract.jsonio import dumps
 from service.contract.openapi import DUPLICATE_SHEET
 
-from ..layers.language import request_language
-from ..parsing import JSON, answer, operation, query_choice
+from ..parsing import answer, operation, query_choice
+from ..spreadsheets import json_or_spreadsheet
 
 blp = Blueprint(
     "duplicate-standings",
     __name__,
     description="A duplicate tournament: the topage, the percentages, the rankings, the points de match.",
 )
-
-CSV = spreadsheet.MEDIA_TYPE
 
 
 @operation(
@@ -53,13 +49,8 @@ def post_duplicate_standings(req: Any) -> Response:
     chooses which.
     """
     standings = answer(DUPLICATE_STANDINGS, req)
-    request = flask.request
-    sheet = query_choice(request, "sheet", DUPLICATE_SHEETS, "DuplicateSheet")
-    if request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
-        language = request_language()
-        response = Response(duplicate_csv(standings, language, sheet), content_type=spreadsheet.CONTENT_TYPE)
-        response.headers["Content-Disposition"] = spreadsheet.content_disposition(duplicate_file_name(sheet, language))
-    else:
-        response = Response(dumps(standings), mimetype=JSON)
-    response.vary.add("Accept")
-    return response
+    sheet = query_choice(flask.request, "sheet", DUPLICATE_SHEETS, "DuplicateSheet")
+    return json_or_spreadsheet(
+        standings,
+        lambda language: (duplicate_csv(standings, language, sheet), duplicate_file_name(sheet, language)),
+    )

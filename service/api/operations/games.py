@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import flask
 from flask import Response
 from flask_smorest import Blueprint
 
 from service.contract import spreadsheet
 from service.contract.games import SCORE_GAME
-from service.contract.jsonio import dumps
 
-from ..layers.language import request_language
-from ..parsing import JSON, answer, operation
+from ..parsing import answer, operation
+from ..spreadsheets import json_or_spreadsheet
 
 blp = Blueprint("games", __name__, description="A game's score sheet: the deals of one table added up.")
-
-CSV = spreadsheet.MEDIA_TYPE
 
 
 @operation(blp, SCORE_GAME, doc=spreadsheet.csv_answer_doc(SCORE_GAME.examples["rulebookSheet"]))
@@ -35,12 +31,7 @@ def post_score_game(req: dict[str, Any]) -> dict[str, Any] | Response:
     `;`-separated in French, with a byte-order mark, formulas neutralised (below).
     """
     sheet = answer(SCORE_GAME, req)
-    if flask.request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
-        language = request_language()
-        response = Response(spreadsheet.sheet_csv(sheet, language), content_type=spreadsheet.CONTENT_TYPE)
-        name = spreadsheet.file_name(sheet["table"], language)
-        response.headers["Content-Disposition"] = spreadsheet.content_disposition(name)
-    else:
-        response = Response(dumps(sheet), mimetype=JSON)
-    response.vary.add("Accept")
-    return response
+    return json_or_spreadsheet(
+        sheet,
+        lambda language: (spreadsheet.sheet_csv(sheet, language), spreadsheet.file_name(sheet["table"], language)),
+    )

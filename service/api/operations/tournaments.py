@@ -5,25 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import flask
 from flask import Response
 from flask_smorest import Blueprint
 
 from service.contract import spreadsheet
-from service.contract.jsonio import dumps
 from service.contract.seating import SEAT_TOURNAMENT, SEATING_MAX_BYTES
 from service.contract.standings import STANDINGS, STANDINGS_MAX_BYTES
 
-from ..layers.language import request_language
-from ..parsing import JSON, answer, operation
+from ..parsing import answer, operation
+from ..spreadsheets import json_or_spreadsheet
 
 blp = Blueprint(
     "tournaments",
     __name__,
     description="A club's tournament: the control table's standings and checks, the seating of each position.",
 )
-
-CSV = spreadsheet.MEDIA_TYPE
 
 
 @operation(
@@ -49,15 +45,10 @@ def post_tournament_standings(req: dict[str, Any]) -> Response:
     `Accept: text/csv` the standings come as a spreadsheet file, as the score sheet's do.
     """
     standings = answer(STANDINGS, req)
-    if flask.request.accept_mimetypes.best_match((JSON, CSV), default=JSON) == CSV:
-        language = request_language()
-        response = Response(spreadsheet.standings_csv(standings, language), content_type=spreadsheet.CONTENT_TYPE)
-        name = spreadsheet.standings_file_name(language)
-        response.headers["Content-Disposition"] = spreadsheet.content_disposition(name)
-    else:
-        response = Response(dumps(standings), mimetype=JSON)
-    response.vary.add("Accept")
-    return response
+    return json_or_spreadsheet(
+        standings,
+        lambda language: (spreadsheet.standings_csv(standings, language), spreadsheet.standings_file_name(language)),
+    )
 
 
 @operation(blp, SEAT_TOURNAMENT, max_body=SEATING_MAX_BYTES)
